@@ -1,0 +1,151 @@
+//! Everything the command line (or an embedding program) can set.
+
+use std::net::SocketAddr;
+
+use chrono::{DateTime, Utc};
+
+/// A role of the CMS's permission model, from most to least powerful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    Administrator,
+    Editor,
+    Author,
+    Contributor,
+    Subscriber,
+}
+
+impl Role {
+    pub const ALL: [Role; 5] = [
+        Role::Administrator,
+        Role::Editor,
+        Role::Author,
+        Role::Contributor,
+        Role::Subscriber,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Administrator => "administrator",
+            Role::Editor => "editor",
+            Role::Author => "author",
+            Role::Contributor => "contributor",
+            Role::Subscriber => "subscriber",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|role| role.name().eq_ignore_ascii_case(text))
+    }
+}
+
+/// One login the server accepts with HTTP Basic authentication.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserSpec {
+    pub name: String,
+    pub password: String,
+    pub role: Role,
+}
+
+impl UserSpec {
+    /// Parses `NAME:PASSWORD:ROLE`.
+    pub fn parse(text: &str) -> Result<UserSpec, String> {
+        let mut parts = text.splitn(3, ':');
+        let (Some(name), Some(password), Some(role)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return Err(format!("expected NAME:PASSWORD:ROLE, got {text:?}"));
+        };
+        if name.is_empty() || password.is_empty() {
+            return Err(format!("user name and password must not be empty in {text:?}"));
+        }
+        let role = Role::parse(role).ok_or_else(|| {
+            format!("unknown role {role:?}: use administrator, editor, author, contributor or subscriber")
+        })?;
+        Ok(UserSpec { name: name.to_string(), password: password.to_string(), role })
+    }
+
+    /// The five default users, one per role, in role order (IDs 1 to 5).
+    pub fn defaults() -> Vec<UserSpec> {
+        Role::ALL
+            .into_iter()
+            .map(|role| {
+                let name = if role == Role::Administrator { "admin" } else { role.name() };
+                UserSpec { name: name.to_string(), password: format!("{name}-password"), role }
+            })
+            .collect()
+    }
+}
+
+/// Optional extensions of the real plugin that the server emulates and can switch off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Venue geolocation filters (`geoloc`, `geoloc_lat`, `geoloc_lng`), a premium extension.
+    pub geoloc: bool,
+    /// The `ticketed` filter, which needs the ticketing extension.
+    pub tickets: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features { geoloc: true, tickets: true }
+    }
+}
+
+impl Features {
+    /// Applies a `--without geoloc,tickets` list.
+    pub fn without(mut self, list: &str) -> Result<Features, String> {
+        for name in list.split(',').map(str::trim).filter(|name| !name.is_empty()) {
+            match name {
+                "geoloc" => self.geoloc = false,
+                "tickets" => self.tickets = false,
+                other => return Err(format!("unknown feature {other:?}: use geoloc or tickets")),
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// The whole configuration of one server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen: SocketAddr,
+    /// REST root path, `/wp-json` by default.
+    pub root: String,
+    /// Route namespace, `calendar/events/v1` by default.
+    pub namespace: String,
+    /// Name of the language parameter, `multilingual_language` by default.
+    pub language_param: String,
+    /// Public address of the site; `http://{bound address}` when not set.
+    pub site_url: Option<String>,
+    /// Site time zone (IANA name or `UTC±N`).
+    pub timezone: String,
+    pub users: Vec<UserSpec>,
+    /// When set, the server's clock starts at this instant and runs on from there.
+    pub clock: Option<DateTime<Utc>>,
+    /// Load the demo calendar at start.
+    pub demo: bool,
+    pub features: Features,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            root: "/wp-json".to_string(),
+            namespace: "calendar/events/v1".to_string(),
+            language_param: "multilingual_language".to_string(),
+            site_url: None,
+            timezone: "UTC".to_string(),
+            users: UserSpec::defaults(),
+            clock: None,
+            demo: false,
+            features: Features::default(),
+        }
+    }
+}
+
+impl Config {
+    /// A configuration for tests and embedding: a free port on loopback, defaults otherwise.
+    pub fn ephemeral() -> Config {
+        Config { listen: SocketAddr::from(([127, 0, 0, 1], 0)), ..Config::default() }
+    }
+}
