@@ -83,7 +83,15 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
             })
             .await;
     });
-    Ok(RunningServer { addr, site_url, base_url, api_url, users, stop: Some(stop), task })
+    Ok(RunningServer {
+        addr,
+        site_url,
+        base_url,
+        api_url,
+        users,
+        stop: Some(stop),
+        task,
+    })
 }
 
 async fn handle(_state: Arc<Config>, _request: Request<Body>) -> Response<Body> {

@@ -1,0 +1,169 @@
+//! The loaded suite: case files, cases and steps, as the loader hands them to the runner.
+//!
+//! Everything here is validated: names are unique, every case has a level, every JSONPath
+//! parses, every variable a template reads is defined. Strings keep their templates; the
+//! runner fills them in.
+
+use std::fmt;
+
+use serde_json_path::JsonPath;
+
+use crate::template::Template;
+use crate::yaml::Node;
+
+/// How much a case weighs in the verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// What the interface document states: failing one means the implementation does not conform.
+    Must,
+    /// The reference behaviour where the document is silent.
+    Should,
+    /// Informational.
+    May,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Must, Level::Should, Level::May];
+
+    pub fn parse(text: &str) -> Option<Level> {
+        match text {
+            "must" => Some(Level::Must),
+            "should" => Some(Level::Should),
+            "may" => Some(Level::May),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Must => "must",
+            Level::Should => "should",
+            Level::May => "may",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The result of loading one file: its cases, or what is wrong with it.
+#[derive(Debug)]
+pub enum Loaded {
+    File(CaseFile),
+    Error(FileError),
+}
+
+/// A file that could not be loaded; it becomes one failed test named `name`.
+#[derive(Clone, Debug)]
+pub struct FileError {
+    /// The file's test name: its path under the cases folder, without extension.
+    pub name: String,
+    /// The path as shown to the user.
+    pub path: String,
+    pub errors: Vec<LocatedError>,
+}
+
+/// One error in a case file, with the place to change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocatedError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}:{}:{}: {}", self.path, e.line, e.column, e.message)?;
+        }
+        Ok(())
+    }
+}
+
+/// A loaded file.
+#[derive(Debug)]
+pub struct CaseFile {
+    /// The file's test name: its path under the cases folder, without extension.
+    pub name: String,
+    pub path: String,
+    pub cases: Vec<Case>,
+}
+
+/// One case: one test.
+#[derive(Debug)]
+pub struct Case {
+    /// The test name: `file::case name`.
+    pub name: String,
+    /// The file's path as shown to the user.
+    pub file: String,
+    pub level: Level,
+    pub tags: Vec<String>,
+    pub spec: Vec<String>,
+    pub requires: Vec<String>,
+    /// File `vars` then case `vars`; a case entry overrides a file entry of the same name.
+    pub vars: Vec<(String, Node)>,
+    pub steps: Vec<Step>,
+    pub cleanup: Vec<Step>,
+}
+
+/// One request and what must come back.
+#[derive(Debug)]
+pub struct Step {
+    pub request: Request,
+    pub expect: Expect,
+    pub capture: Vec<(String, Capture)>,
+    pub repeat: Option<u64>,
+    pub foreach: Option<String>,
+}
+
+/// Where a captured value comes from.
+#[derive(Debug)]
+pub enum Capture {
+    /// A JSONPath into the body (source text kept for messages).
+    Path(String, JsonPath),
+    /// A response header.
+    Header(String),
+}
+
+#[derive(Debug)]
+pub struct Request {
+    pub method: String,
+    pub target: Target,
+    pub lang: Option<Template>,
+    pub query: Vec<(String, Node)>,
+    pub body: Body,
+    pub headers: Vec<(String, Template)>,
+    pub auth: Option<String>,
+}
+
+/// The address of a request.
+#[derive(Debug)]
+pub enum Target {
+    /// Appended to `{base_url}/{namespace}`.
+    Path(Template),
+    /// Appended to the site address.
+    Url(Template),
+}
+
+#[derive(Debug)]
+pub enum Body {
+    None,
+    Json(Node),
+    Form(Vec<(String, Node)>),
+    Raw(Template),
+}
+
+#[derive(Debug, Default)]
+pub struct Expect {
+    pub status: Option<Node>,
+    pub headers: Vec<(String, Node)>,
+    pub json: Option<Node>,
+    pub paths: Vec<(String, JsonPath, Node)>,
+}

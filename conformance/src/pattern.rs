@@ -1,0 +1,522 @@
+//! Patterns: the expected side of a comparison, built from a case's nodes.
+//!
+//! [`build`] turns a node into a [`Pat`] with its templates filled in (run time), and
+//! [`check`] walks a node without variables to find the errors a loader can report up front:
+//! unknown matchers, matcher keys mixed with plain keys, bad arguments, bad regexes.
+
+use regex::Regex;
+use serde_json::{Map, Number, Value};
+
+use crate::template::{Env, Resolved};
+use crate::yaml::{Node, NodeKind, Text};
+
+/// A pattern ready to be matched.
+#[derive(Clone, Debug)]
+pub enum Pat {
+    /// A scalar that must be equal (numbers by value).
+    Eq(Value),
+    /// Same length, element by element.
+    Array(Vec<Pat>),
+    /// The listed keys must be present and match; other keys are allowed.
+    Object(Vec<(String, Pat)>),
+    /// Every matcher must hold.
+    Matchers(Vec<Matcher>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonType {
+    Integer,
+    Number,
+    String,
+    Boolean,
+    Null,
+    Array,
+    Object,
+}
+
+impl JsonType {
+    pub const NAMES: &'static [&'static str] = &[
+        "integer", "number", "string", "boolean", "null", "array", "object",
+    ];
+
+    fn parse(name: &str) -> Option<JsonType> {
+        Some(match name {
+            "integer" => JsonType::Integer,
+            "number" => JsonType::Number,
+            "string" => JsonType::String,
+            "boolean" => JsonType::Boolean,
+            "null" => JsonType::Null,
+            "array" => JsonType::Array,
+            "object" => JsonType::Object,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        JsonType::NAMES[self as usize]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+}
+
+impl CmpOp {
+    pub fn key(self) -> &'static str {
+        match self {
+            CmpOp::Gt => "$gt",
+            CmpOp::Gte => "$gte",
+            CmpOp::Lt => "$lt",
+            CmpOp::Lte => "$lte",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Matcher {
+    Type(Vec<JsonType>),
+    Regex(Regex),
+    Any,
+    Absent,
+    In(Vec<Pat>),
+    Not(Box<Pat>),
+    Cmp(CmpOp, Number),
+    Len(Box<Pat>),
+    Contains(Vec<Pat>),
+    Unordered(Vec<Pat>),
+    Each(Box<Pat>),
+    Exact(Vec<(String, Pat)>),
+    Url(UrlPat),
+}
+
+#[derive(Clone, Debug)]
+pub enum UrlPat {
+    /// `$url: "http://..."`: scheme, host, port and path equal; its query pairs among the actual.
+    Full(String),
+    /// `$url: {path: ..., query: {...}}`.
+    Parts {
+        path: Option<Box<Pat>>,
+        query: Vec<(String, Pat)>,
+    },
+}
+
+/// The matcher names, for messages and the schema.
+pub const MATCHERS: &[&str] = &[
+    "$type",
+    "$regex",
+    "$any",
+    "$absent",
+    "$in",
+    "$not",
+    "$gt",
+    "$gte",
+    "$lt",
+    "$lte",
+    "$len",
+    "$contains",
+    "$unordered",
+    "$each",
+    "$exact",
+    "$url",
+];
+
+/// A pattern that cannot be built, blamed on a node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternError {
+    pub id: usize,
+    pub message: String,
+}
+
+fn err<T>(id: usize, message: impl Into<String>) -> Result<T, PatternError> {
+    Err(PatternError {
+        id,
+        message: message.into(),
+    })
+}
+
+/// Converts data (a captured value) into a pattern: objects match as subsets, `$` keys are
+/// literal keys.
+pub fn from_data(value: &Value) -> Pat {
+    match value {
+        Value::Array(items) => Pat::Array(items.iter().map(from_data).collect()),
+        Value::Object(map) => {
+            Pat::Object(map.iter().map(|(k, v)| (k.clone(), from_data(v))).collect())
+        }
+        other => Pat::Eq(other.clone()),
+    }
+}
+
+/// Is this key a matcher key (`$name`, but not the `$$name` escape)?
+pub fn is_matcher_key(key: &str) -> bool {
+    key.starts_with('$') && !key.starts_with("$$")
+}
+
+fn unescape_key(key: &str) -> String {
+    match key.strip_prefix("$$") {
+        Some(rest) => format!("${rest}"),
+        None => key.to_string(),
+    }
+}
+
+/// Builds the pattern of `node`, filling templates from `env`.
+pub fn build(node: &Node, env: &Env) -> Result<Pat, PatternError> {
+    Builder { env: Some(env) }.pattern(node)
+}
+
+/// Finds the errors of a pattern that do not depend on variables.
+pub fn check(node: &Node) -> Result<(), PatternError> {
+    Builder { env: None }.pattern(node).map(|_| ())
+}
+
+struct Builder<'e> {
+    /// `None` when only checking: templates then stand for "any value".
+    env: Option<&'e Env>,
+}
+
+fn has_templates(node: &Node) -> bool {
+    let mut found = false;
+    node.walk(&mut |n| {
+        if let NodeKind::Str(t) = &n.kind {
+            if !t.is_literal() {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
+impl Builder<'_> {
+    fn pattern(&self, node: &Node) -> Result<Pat, PatternError> {
+        match &node.kind {
+            NodeKind::Null => Ok(Pat::Eq(Value::Null)),
+            NodeKind::Bool(b) => Ok(Pat::Eq(Value::Bool(*b))),
+            NodeKind::Number(n) => Ok(Pat::Eq(Value::Number(n.clone()))),
+            NodeKind::Str(template) => {
+                let Some(env) = self.env else {
+                    return Ok(Pat::Eq(Value::String(template.source.clone())));
+                };
+                if let Some(expr) = template.single_expr() {
+                    return match env.eval(expr).map_err(|e| PatternError {
+                        id: node.id,
+                        message: e.0,
+                    })? {
+                        Resolved::Data(value) => Ok(from_data(&value)),
+                        Resolved::Pattern(inner) => self.pattern(inner),
+                    };
+                }
+                let text = env.render_text(template).map_err(|e| PatternError {
+                    id: node.id,
+                    message: e.0,
+                })?;
+                Ok(Pat::Eq(Value::String(text)))
+            }
+            NodeKind::Array(items) => Ok(Pat::Array(
+                items
+                    .iter()
+                    .map(|item| self.pattern(item))
+                    .collect::<Result<_, _>>()?,
+            )),
+            NodeKind::Object(entries) => {
+                let matchers: Vec<&(Text, Node)> = entries
+                    .iter()
+                    .filter(|(k, _)| is_matcher_key(&k.text))
+                    .collect();
+                if matchers.is_empty() {
+                    let mut out = Vec::new();
+                    for (key, value) in entries {
+                        out.push((unescape_key(&key.text), self.pattern(value)?));
+                    }
+                    return Ok(Pat::Object(out));
+                }
+                if let Some((plain, _)) = entries.iter().find(|(k, _)| !is_matcher_key(&k.text)) {
+                    return err(
+                        plain.id,
+                        format!(
+                            "this object mixes matcher keys ({}) with the plain key `{}`: put the matchers in \
+                             their own object under the key they test, or write `$${}` for a literal `$` key",
+                            matchers.iter().map(|(k, _)| k.text.as_str()).collect::<Vec<_>>().join(", "),
+                            plain.text,
+                            matchers[0].0.text.trim_start_matches('$'),
+                        ),
+                    );
+                }
+                let mut out = Vec::new();
+                for (key, arg) in entries {
+                    out.push(self.matcher(key, arg)?);
+                }
+                Ok(Pat::Matchers(out))
+            }
+        }
+    }
+
+    /// The argument as data, or `None` when checking a templated argument.
+    fn data(&self, node: &Node) -> Result<Option<Value>, PatternError> {
+        match self.env {
+            Some(env) => env.render_data(node).map(Some).map_err(|e| PatternError {
+                id: node.id,
+                message: e.0,
+            }),
+            None if has_templates(node) => Ok(None),
+            None => Ok(Some(
+                Env::new(chrono::Utc::now())
+                    .render_data(node)
+                    .map_err(|e| PatternError {
+                        id: node.id,
+                        message: e.0,
+                    })?,
+            )),
+        }
+    }
+
+    /// A list of patterns: a YAML list, or a template that gives a list.
+    fn pattern_list(&self, key: &str, arg: &Node) -> Result<Vec<Pat>, PatternError> {
+        if let NodeKind::Array(items) = &arg.kind {
+            return items.iter().map(|item| self.pattern(item)).collect();
+        }
+        if let NodeKind::Str(t) = &arg.kind {
+            if t.single_expr().is_some() {
+                return match self.pattern(arg)? {
+                    Pat::Array(items) => Ok(items),
+                    _ if self.env.is_none() => Ok(Vec::new()),
+                    _ => err(
+                        arg.id,
+                        format!("`{key}` needs a list, and `{}` is not one", t.source),
+                    ),
+                };
+            }
+        }
+        err(
+            arg.id,
+            format!("`{key}` takes a list of patterns, e.g. `{key}: [1, 2]`"),
+        )
+    }
+
+    fn matcher(&self, key: &Text, arg: &Node) -> Result<Matcher, PatternError> {
+        let name = key.text.as_str();
+        Ok(match name {
+            "$type" => {
+                let Some(value) = self.data(arg)? else {
+                    return Ok(Matcher::Type(Vec::new()));
+                };
+                let names: Vec<Value> = match value {
+                    Value::Array(items) => items,
+                    other => vec![other],
+                };
+                let mut types = Vec::new();
+                for n in names {
+                    let parsed = if n.is_null() {
+                        Some(JsonType::Null)
+                    } else {
+                        n.as_str().and_then(JsonType::parse)
+                    };
+                    match parsed {
+                        Some(t) => types.push(t),
+                        None => {
+                            return err(
+                                arg.id,
+                                format!(
+                                    "unknown type {n} for `$type`: use {}",
+                                    JsonType::NAMES.join(", ")
+                                ),
+                            )
+                        }
+                    }
+                }
+                if types.is_empty() {
+                    return err(arg.id, "`$type` needs at least one type");
+                }
+                Matcher::Type(types)
+            }
+            "$regex" => {
+                let Some(value) = self.data(arg)? else {
+                    return Ok(Matcher::Any);
+                };
+                let Some(text) = value.as_str() else {
+                    return err(arg.id, "`$regex` takes a string");
+                };
+                match Regex::new(text) {
+                    Ok(re) => Matcher::Regex(re),
+                    Err(e) => return err(arg.id, format!("bad `$regex`: {e}")),
+                }
+            }
+            "$any" | "$absent" => {
+                if !matches!(arg.kind, NodeKind::Bool(true)) {
+                    return err(
+                        arg.id,
+                        format!("`{name}` takes only `true` (write `{name}: true`)"),
+                    );
+                }
+                if name == "$any" {
+                    Matcher::Any
+                } else {
+                    Matcher::Absent
+                }
+            }
+            "$in" => Matcher::In(self.pattern_list(name, arg)?),
+            "$contains" => Matcher::Contains(self.pattern_list(name, arg)?),
+            "$unordered" => Matcher::Unordered(self.pattern_list(name, arg)?),
+            "$not" => Matcher::Not(Box::new(self.pattern(arg)?)),
+            "$each" => Matcher::Each(Box::new(self.pattern(arg)?)),
+            "$len" => Matcher::Len(Box::new(self.pattern(arg)?)),
+            "$gt" | "$gte" | "$lt" | "$lte" => {
+                let op = match name {
+                    "$gt" => CmpOp::Gt,
+                    "$gte" => CmpOp::Gte,
+                    "$lt" => CmpOp::Lt,
+                    _ => CmpOp::Lte,
+                };
+                match self.data(arg)? {
+                    None => Matcher::Cmp(op, Number::from(0)),
+                    Some(Value::Number(n)) => Matcher::Cmp(op, n),
+                    Some(other) => {
+                        return err(arg.id, format!("`{name}` takes a number, got {other}"))
+                    }
+                }
+            }
+            "$exact" => match self.pattern(arg)? {
+                Pat::Object(entries) => Matcher::Exact(entries),
+                _ if self.env.is_none() && has_templates(arg) => Matcher::Exact(Vec::new()),
+                _ => {
+                    return err(
+                        arg.id,
+                        "`$exact` takes an object pattern, e.g. `$exact: {id: 1}`",
+                    )
+                }
+            },
+            "$url" => Matcher::Url(self.url(arg)?),
+            other => return err(
+                key.id,
+                format!(
+                    "unknown matcher `{other}`: use one of {}, or write `$${}` for a literal key",
+                    MATCHERS.join(", "),
+                    other.trim_start_matches('$')
+                ),
+            ),
+        })
+    }
+
+    fn url(&self, arg: &Node) -> Result<UrlPat, PatternError> {
+        match &arg.kind {
+            NodeKind::Object(entries) => {
+                let mut path = None;
+                let mut query = Vec::new();
+                for (key, value) in entries {
+                    match key.text.as_str() {
+                        "path" => path = Some(Box::new(self.pattern(value)?)),
+                        "query" => {
+                            let NodeKind::Object(params) = &value.kind else {
+                                return err(
+                                    value.id,
+                                    "`query` of `$url` takes a map of parameter to pattern",
+                                );
+                            };
+                            for (name, p) in params {
+                                query.push((name.text.clone(), self.pattern(p)?));
+                            }
+                        }
+                        other => {
+                            return err(
+                                key.id,
+                                format!("unknown key `{other}` in `$url`: use `path` and `query`"),
+                            )
+                        }
+                    }
+                }
+                Ok(UrlPat::Parts { path, query })
+            }
+            _ => match self.data(arg)? {
+                None => Ok(UrlPat::Full(String::new())),
+                Some(Value::String(text)) => {
+                    if reqwest::Url::parse(&text).is_err() {
+                        return err(
+                            arg.id,
+                            format!("`$url` needs an absolute URL, got {text:?}"),
+                        );
+                    }
+                    Ok(UrlPat::Full(text))
+                }
+                Some(other) => err(
+                    arg.id,
+                    format!("`$url` takes a URL string or {{path, query}}, got {other}"),
+                ),
+            },
+        }
+    }
+}
+
+/// The pattern written back as JSON, for messages and diffs.
+pub fn to_json(pat: &Pat) -> Value {
+    match pat {
+        Pat::Eq(value) => value.clone(),
+        Pat::Array(items) => Value::Array(items.iter().map(to_json).collect()),
+        Pat::Object(entries) => Value::Object(entries_json(entries)),
+        Pat::Matchers(matchers) => {
+            let mut map = Map::new();
+            for m in matchers {
+                let (key, value) = matcher_json(m);
+                map.insert(key.to_string(), value);
+            }
+            Value::Object(map)
+        }
+    }
+}
+
+fn entries_json(entries: &[(String, Pat)]) -> Map<String, Value> {
+    let mut map = Map::new();
+    for (key, value) in entries {
+        let key = if key.starts_with('$') {
+            format!("${key}")
+        } else {
+            key.clone()
+        };
+        map.insert(key, to_json(value));
+    }
+    map
+}
+
+fn matcher_json(m: &Matcher) -> (&'static str, Value) {
+    match m {
+        Matcher::Type(types) if types.len() == 1 => ("$type", Value::from(types[0].name())),
+        Matcher::Type(types) => (
+            "$type",
+            Value::from(types.iter().map(|t| t.name()).collect::<Vec<_>>()),
+        ),
+        Matcher::Regex(re) => ("$regex", Value::from(re.as_str())),
+        Matcher::Any => ("$any", Value::Bool(true)),
+        Matcher::Absent => ("$absent", Value::Bool(true)),
+        Matcher::In(items) => ("$in", Value::Array(items.iter().map(to_json).collect())),
+        Matcher::Not(p) => ("$not", to_json(p)),
+        Matcher::Cmp(op, n) => (op.key(), Value::Number(n.clone())),
+        Matcher::Len(p) => ("$len", to_json(p)),
+        Matcher::Contains(items) => (
+            "$contains",
+            Value::Array(items.iter().map(to_json).collect()),
+        ),
+        Matcher::Unordered(items) => (
+            "$unordered",
+            Value::Array(items.iter().map(to_json).collect()),
+        ),
+        Matcher::Each(p) => ("$each", to_json(p)),
+        Matcher::Exact(entries) => ("$exact", Value::Object(entries_json(entries))),
+        Matcher::Url(UrlPat::Full(url)) => ("$url", Value::from(url.as_str())),
+        Matcher::Url(UrlPat::Parts { path, query }) => {
+            let mut map = Map::new();
+            if let Some(path) = path {
+                map.insert("path".into(), to_json(path));
+            }
+            if !query.is_empty() {
+                map.insert("query".into(), Value::Object(entries_json(query)));
+            }
+            ("$url", Value::Object(map))
+        }
+    }
+}
+
+/// A short description of what a pattern expects.
+pub fn describe(pat: &Pat) -> String {
+    crate::matcher::compact(&to_json(pat))
+}
