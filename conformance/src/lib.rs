@@ -1,3 +1,4 @@
+#![recursion_limit = "256"] // the json! literal of the case schema is deep
 //! The conformance runner of the events-calendar REST interface.
 //!
 //! # Layout
@@ -8,10 +9,29 @@
 //! - [`matcher`]: compares a pattern with a value, listing each mismatch with its JSON path.
 //! - [`model`]: the validated suite (files, cases, steps) the loader produces.
 //! - [`loader`]: finds case files, parses and validates them.
+//! - [`outcome`]: what running a case produced (plain data for the reports).
+//! - [`runner`]: runs one case against one endpoint: requests, matching, captures, cleanup.
+//! - [`report`]: one module per format: terminal messages, the summary, JUnit XML, JSON.
+//! - [`expectations`]: lists of test names known to fail.
+//! - [`ids`]: `run_id` and the per-case `case_id`.
+//! - [`schema`]: the JSON Schema of case files, for editors.
+//! - [`cli`]: the command-line options (the runner's and libtest's).
+//! - [`app`]: the program: load, build one libtest-mimic trial per case, run, report.
+//!
+//! The binary `conformance` and the `cargo test` gate (`tests/suite.rs`) both call
+//! [`app::run`].
 
+pub mod app;
+pub mod cli;
+pub mod expectations;
+pub mod ids;
 pub mod loader;
 pub mod matcher;
 pub mod model;
+pub mod outcome;
 pub mod pattern;
+pub mod report;
+pub mod runner;
+pub mod schema;
 pub mod template;
 pub mod yaml;

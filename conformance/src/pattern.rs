@@ -388,14 +388,16 @@ impl Builder<'_> {
                 }
             },
             "$url" => Matcher::Url(self.url(arg)?),
-            other => return err(
-                key.id,
-                format!(
+            other => {
+                return err(
+                    key.id,
+                    format!(
                     "unknown matcher `{other}`: use one of {}, or write `$${}` for a literal key",
                     MATCHERS.join(", "),
                     other.trim_start_matches('$')
                 ),
-            ),
+                )
+            }
         })
     }
 

@@ -1,0 +1,453 @@
+//! The program: reads the options, loads the cases, turns each into a libtest-mimic trial,
+//! runs them (embedded reference servers or an outside implementation), then writes the
+//! summary and the requested reports. Both the binary and the `cargo test` gate call [`run`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use libtest_mimic::{Completion, Failed, Trial};
+use reqwest::Client;
+
+use crate::cli::Cli;
+use crate::ids::Ids;
+use crate::model::{Case, Loaded};
+use crate::outcome::{CaseReport, Outcome, StepRecord};
+use crate::report;
+use crate::runner::{self, CaseContext, Endpoint};
+
+/// Exit status when options or case files are wrong.
+pub const EXIT_USAGE: i32 = 2;
+
+/// Where cases run.
+enum Mode {
+    /// A fresh in-process reference server per case.
+    Embedded {
+        namespace: String,
+        language_param: String,
+        without: Vec<String>,
+    },
+    /// An outside implementation.
+    Outside {
+        endpoint: Endpoint,
+        reset_command: Option<String>,
+    },
+}
+
+/// What every trial shares.
+struct Shared {
+    runtime: tokio::runtime::Runtime,
+    client: Client,
+    mode: Mode,
+    run_id: String,
+    case_ids: BTreeMap<String, String>,
+    expectations: BTreeSet<String>,
+    expectations_file: String,
+    without: Vec<String>,
+    color: bool,
+    /// Fresh-store cases take it exclusively against an outside server; others share it.
+    store: RwLock<()>,
+    reports: Mutex<Vec<CaseReport>>,
+}
+
+/// Runs the program with `args` (the first is the program name). `default_cases` is the
+/// folder used without `--cases`. Returns the exit status.
+pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
+    if args.get(1).is_some_and(|a| a == "schema") {
+        print!("{}", crate::schema::text());
+        return 0;
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+        }
+    };
+    match run_cli(cli, default_cases) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn color_wanted(cli: &Cli) -> bool {
+    use libtest_mimic::ColorSetting;
+    match cli.libtest.color {
+        Some(ColorSetting::Always) => true,
+        Some(ColorSetting::Never) => false,
+        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    }
+}
+
+fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
+    if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
+        return Err("--timeout must be a positive number of seconds".into());
+    }
+    let explicit = cli.cases.is_some();
+    let dir = cli.cases.clone().unwrap_or(default_cases);
+    let loaded = if dir.is_dir() {
+        crate::loader::load_dir(&dir)?
+    } else if explicit {
+        return Err(format!("no cases folder at {}", dir.display()));
+    } else {
+        eprintln!("note: no cases folder at {}: nothing to run", dir.display());
+        Vec::new()
+    };
+    let (expectations, expectations_file) = match &cli.expectations {
+        Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
+        None => (BTreeSet::new(), String::new()),
+    };
+    let without: Vec<String> = cli
+        .without
+        .iter()
+        .map(|w| w.trim().to_string())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mode = match &cli.base_url {
+        Some(url) => {
+            let parsed = reqwest::Url::parse(url)
+                .map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
+            if !matches!(parsed.scheme(), "http" | "https") {
+                return Err(format!(
+                    "--base-url {url:?} must be an http:// or https:// URL"
+                ));
+            }
+            let mut credentials = BTreeMap::new();
+            for (name, user, password) in &cli.auth {
+                credentials.insert(name.clone(), (user.clone(), password.clone()));
+            }
+            Mode::Outside {
+                endpoint: Endpoint {
+                    base_url: url.trim_end_matches('/').to_string(),
+                    namespace: cli.namespace.trim_matches('/').to_string(),
+                    language_param: cli.language_param.clone(),
+                    credentials,
+                },
+                reset_command: cli.reset_command.clone(),
+            }
+        }
+        None => {
+            if !cli.auth.is_empty() || cli.reset_command.is_some() {
+                return Err("--auth and --reset-command go with --base-url (the embedded server has its own users and a fresh store per case)".into());
+            }
+            Mode::Embedded {
+                namespace: cli.namespace.trim_matches('/').to_string(),
+                language_param: cli.language_param.clone(),
+                without: without.clone(),
+            }
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let client = runner::client(Duration::from_secs_f64(cli.timeout))?;
+    let ids = Ids::new();
+    let case_names: Vec<&str> = loaded
+        .iter()
+        .flat_map(|l| match l {
+            Loaded::File(f) => f.cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            Loaded::Error(_) => Vec::new(),
+        })
+        .collect();
+    let case_ids = ids.case_ids(case_names);
+    let shared = Arc::new(Shared {
+        runtime,
+        client,
+        mode,
+        run_id: ids.run_id.clone(),
+        case_ids,
+        expectations,
+        expectations_file,
+        without,
+        color: color_wanted(&cli),
+        store: RwLock::new(()),
+        reports: Mutex::new(Vec::new()),
+    });
+
+    let mut trials = Vec::new();
+    let mut file_errors = 0;
+    let mut known_names = BTreeSet::new();
+    for item in loaded {
+        match item {
+            Loaded::Error(error) => {
+                file_errors += 1;
+                let shared = shared.clone();
+                known_names.insert(error.name.clone());
+                let name = error.name.clone();
+                trials.push(Trial::test(name, move || {
+                    let message = error.to_string();
+                    record(
+                        &shared,
+                        CaseReport {
+                            name: error.name.clone(),
+                            file: error.path.clone(),
+                            level: None,
+                            spec: Vec::new(),
+                            tags: Vec::new(),
+                            outcome: Outcome::Error(message.clone()),
+                            duration: Duration::ZERO,
+                            steps: Vec::new(),
+                            cleanup: Vec::new(),
+                            expected_failure: false,
+                        },
+                    );
+                    Err(Failed::from(format!(
+                        "this case file could not be loaded:\n{message}"
+                    )))
+                }));
+            }
+            Loaded::File(file) => {
+                for case in file.cases {
+                    if !cli.level.is_empty() && !cli.level.contains(&case.level) {
+                        continue;
+                    }
+                    known_names.insert(case.name.clone());
+                    let shared = shared.clone();
+                    let name = case.name.clone();
+                    let level = case.level;
+                    trials.push(
+                        Trial::ignorable_test(name, move || run_trial(&shared, case))
+                            .with_kind(level.name()),
+                    );
+                }
+            }
+        }
+    }
+    for name in shared.expectations.difference(&known_names) {
+        eprintln!(
+            "note: {name:?} in {} names no loaded case",
+            shared.expectations_file
+        );
+    }
+
+    let conclusion = libtest_mimic::run(&cli.libtest, trials);
+    if cli.libtest.list {
+        return Ok(0);
+    }
+    let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
+    reports.sort_by(|a, b| a.name.cmp(&b.name));
+    let tally = report::summary::Tally::of(&reports);
+    println!();
+    print!("{}", report::summary::render(&tally));
+    if let Some(path) = &cli.junit {
+        write_file(path, &report::junit::render(&reports))?;
+    }
+    if let Some(path) = &cli.json {
+        let doc = report::json::render(&shared.run_id, &reports);
+        write_file(
+            path,
+            &serde_json::to_string_pretty(&doc).unwrap_or_default(),
+        )?;
+    }
+    Ok(if file_errors > 0 {
+        EXIT_USAGE
+    } else if conclusion.has_failed() {
+        101
+    } else {
+        0
+    })
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn record(shared: &Shared, report: CaseReport) {
+    if let Ok(mut reports) = shared.reports.lock() {
+        reports.push(report);
+    }
+}
+
+/// Why a case cannot run here, if it cannot.
+fn missing_feature(shared: &Shared, case: &Case) -> Option<String> {
+    for feature in &case.requires {
+        if shared.without.contains(feature) {
+            return Some(format!("requires {feature}, which --without names"));
+        }
+        if feature == "fresh-store" {
+            if let Mode::Outside {
+                reset_command: None,
+                ..
+            } = shared.mode
+            {
+                return Some("requires fresh-store: give --reset-command to run it against an outside server".into());
+            }
+        }
+    }
+    None
+}
+
+fn skipped_report(case: &Case, reason: &str) -> CaseReport {
+    CaseReport {
+        name: case.name.clone(),
+        file: case.file.clone(),
+        level: Some(case.level),
+        spec: case.spec.clone(),
+        tags: case.tags.clone(),
+        outcome: Outcome::Skipped(reason.to_string()),
+        duration: Duration::ZERO,
+        steps: Vec::new(),
+        cleanup: Vec::new(),
+        expected_failure: false,
+    }
+}
+
+fn run_trial(shared: &Shared, case: Case) -> Result<Completion, Failed> {
+    if let Some(reason) = missing_feature(shared, &case) {
+        record(shared, skipped_report(&case, &reason));
+        return Ok(Completion::ignored_with(reason));
+    }
+    let ctx = CaseContext {
+        run_id: shared.run_id.clone(),
+        case_id: shared
+            .case_ids
+            .get(&case.name)
+            .cloned()
+            .unwrap_or_else(|| "c0000000000".into()),
+    };
+    let mut report = match &shared.mode {
+        Mode::Embedded {
+            namespace,
+            language_param,
+            without,
+        } => shared.runtime.block_on(run_embedded(
+            &case,
+            &shared.client,
+            &ctx,
+            namespace,
+            language_param,
+            without,
+        )),
+        Mode::Outside {
+            endpoint,
+            reset_command,
+        } => {
+            let fresh = case.requires.iter().any(|r| r == "fresh-store");
+            if fresh {
+                let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
+                match reset(reset_command.as_deref()) {
+                    Ok(()) => shared.runtime.block_on(runner::run_case(
+                        &case,
+                        endpoint,
+                        &shared.client,
+                        &ctx,
+                    )),
+                    Err(e) => error_report(&case, e),
+                }
+            } else {
+                let _guard = shared.store.read().unwrap_or_else(|e| e.into_inner());
+                shared
+                    .runtime
+                    .block_on(runner::run_case(&case, endpoint, &shared.client, &ctx))
+            }
+        }
+    };
+    report.expected_failure = shared.expectations.contains(&case.name);
+    let message = report::terminal::failure_message(&report, shared.color);
+    let warning = report::terminal::cleanup_warning(&report);
+    let outcome = report.outcome.clone();
+    let expected = report.expected_failure;
+    record(shared, report);
+    match (outcome.is_success(), expected) {
+        (true, false) => {
+            if let Some(warning) = warning {
+                eprintln!("{warning}");
+            }
+            Ok(Completion::Completed)
+        }
+        (true, true) => Err(Failed::from(format!(
+            "unexpected pass: {} is listed in {} as an expected failure, and it passed: remove it from the list",
+            case.name, shared.expectations_file
+        ))),
+        (false, true) => Ok(Completion::Completed),
+        (false, false) => Err(Failed::from(message)),
+    }
+}
+
+fn error_report(case: &Case, message: String) -> CaseReport {
+    let mut report = skipped_report(case, "");
+    report.outcome = Outcome::Error(message.clone());
+    report.steps.push(StepRecord {
+        label: "reset".into(),
+        error: Some(message),
+        ..StepRecord::default()
+    });
+    report
+}
+
+fn reset(command: Option<&str>) -> Result<(), String> {
+    let Some(command) = command else {
+        return Ok(());
+    };
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .output()
+        .map_err(|e| format!("cannot run the reset command {command:?}: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the reset command {command:?} failed ({}): {}",
+            output.status,
+            runner::excerpt(&String::from_utf8_lossy(&output.stderr))
+        ))
+    }
+}
+
+async fn run_embedded(
+    case: &Case,
+    client: &Client,
+    ctx: &CaseContext,
+    namespace: &str,
+    language_param: &str,
+    without: &[String],
+) -> CaseReport {
+    let started = Instant::now();
+    let mut config = reference_server::Config::ephemeral();
+    config.namespace = namespace.to_string();
+    config.language_param = language_param.to_string();
+    for feature in without {
+        match feature.as_str() {
+            "geoloc" => config.features.geoloc = false,
+            "tickets" => config.features.tickets = false,
+            _ => {}
+        }
+    }
+    let server = match reference_server::serve(config).await {
+        Ok(server) => server,
+        Err(e) => {
+            let mut report = error_report(
+                case,
+                format!("cannot start the embedded reference server: {e}"),
+            );
+            report.duration = started.elapsed();
+            return report;
+        }
+    };
+    let mut credentials = BTreeMap::new();
+    for user in server.users() {
+        credentials
+            .entry(user.role.name().to_string())
+            .or_insert((user.name.clone(), user.password.clone()));
+    }
+    let endpoint = Endpoint {
+        base_url: server.base_url().trim_end_matches('/').to_string(),
+        namespace: namespace.to_string(),
+        language_param: language_param.to_string(),
+        credentials,
+    };
+    let report = runner::run_case(case, &endpoint, client, ctx).await;
+    server.shutdown().await;
+    report
+}

@@ -1,0 +1,87 @@
+//! Command-line options: the runner's own, plus libtest's (filter, `--exact`, `--skip`,
+//! `--list`, `--ignored`, `--test-threads`, `--format`, `--nocapture`, ...).
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::model::Level;
+
+/// Runs the conformance suite against an implementation of the events-calendar interface.
+///
+/// Without --base-url it starts the reference server in-process, a fresh one for each case.
+/// `conformance schema` prints the JSON Schema of case files.
+#[derive(Parser, Debug)]
+#[command(
+    name = "conformance",
+    version,
+    after_help = "Exit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, 2 when case files could not be loaded or the options are wrong."
+)]
+pub struct Cli {
+    /// `{base_url}` of the implementation under test, e.g. http://localhost:8080/wp-json.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// A credential set cases refer to by NAME (`auth: NAME`); repeatable.
+    #[arg(long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth)]
+    pub auth: Vec<(String, String, String)>,
+
+    /// The route namespace.
+    #[arg(long, default_value = "calendar/events/v1")]
+    pub namespace: String,
+
+    /// The name the implementation gives the language parameter.
+    #[arg(long, default_value = "multilingual_language")]
+    pub language_param: String,
+
+    /// Features the implementation lacks (comma-separated, e.g. geoloc,tickets): cases that
+    /// require them are skipped.
+    #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
+    pub without: Vec<String>,
+
+    /// A shell command that empties the outside server's store; run before each case that
+    /// requires fresh-store (those cases then run one at a time).
+    #[arg(long, value_name = "CMD")]
+    pub reset_command: Option<String>,
+
+    /// Timeout of each request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
+
+    /// The folder of case files.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+
+    /// Run only cases of these levels (comma-separated: must, should, may).
+    #[arg(long, value_name = "LEVELS", value_delimiter = ',', value_parser = parse_level)]
+    pub level: Vec<Level>,
+
+    /// Write a JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+
+    /// Write a JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// A file of test names known to fail (one a line, `#` comments).
+    #[arg(long, value_name = "FILE")]
+    pub expectations: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub libtest: libtest_mimic::Arguments,
+}
+
+fn parse_auth(text: &str) -> Result<(String, String, String), String> {
+    let (name, rest) = text.split_once('=').ok_or("expected NAME=USER:PASSWORD")?;
+    let (user, password) = rest.split_once(':').ok_or("expected NAME=USER:PASSWORD")?;
+    if name.is_empty() || user.is_empty() {
+        return Err("the credential name and the user must not be empty".into());
+    }
+    Ok((name.to_string(), user.to_string(), password.to_string()))
+}
+
+fn parse_level(text: &str) -> Result<Level, String> {
+    Level::parse(text.trim())
+        .ok_or_else(|| format!("unknown level `{text}`: use must, should or may"))
+}
