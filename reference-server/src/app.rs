@@ -44,9 +44,19 @@ pub struct App {
 }
 
 impl App {
-    /// `host[:port][/path]` of the site, as `global_id` shows it.
-    pub fn site_host(&self) -> &str {
-        self.site_url.split_once("://").map_or(self.site_url.as_str(), |(_, rest)| rest)
+    /// `host[/path]` of the site, as `global_id` shows it (the plugin leaves the port out).
+    pub fn global_id_base(&self) -> String {
+        let rest = self.site_url.split_once("://").map_or(self.site_url.as_str(), |(_, rest)| rest);
+        let (host, path) = rest.split_once('/').map_or((rest, ""), |(host, path)| (host, path));
+        let host = match host.rsplit_once(':') {
+            Some((name, port)) if !name.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        };
+        if path.is_empty() {
+            host.to_string()
+        } else {
+            format!("{host}/{path}")
+        }
     }
 }
 

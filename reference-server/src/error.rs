@@ -12,9 +12,9 @@ pub struct ApiError {
     pub code: &'static str,
     pub message: String,
     /// Members added to `data` after `status`.
-    pub data: Map<String, Value>,
+    pub data: Vec<(&'static str, Value)>,
     /// Members added beside `code`, `message` and `data` (rare: `term_exists`).
-    pub extra: Map<String, Value>,
+    pub extra: Vec<(&'static str, Value)>,
 }
 
 /// One rejected parameter: its message and, for rules that explain themselves, the detail error.
@@ -22,7 +22,7 @@ pub struct ApiError {
 pub struct InvalidParam {
     pub name: String,
     pub message: String,
-    pub detail: Option<(String, Value)>,
+    pub detail: Option<Box<(String, Value)>>,
 }
 
 impl InvalidParam {
@@ -35,22 +35,30 @@ impl InvalidParam {
     pub fn wrong_type(name: &str, type_name: &str) -> InvalidParam {
         let message = format!("{name} is not of type {type_name}.");
         let detail = json!({"param": name});
-        InvalidParam { name: name.to_string(), message, detail: Some(("rest_invalid_type".to_string(), detail)) }
+        InvalidParam {
+            name: name.to_string(),
+            message,
+            detail: Some(Box::new(("rest_invalid_type".to_string(), detail))),
+        }
     }
 
     /// A rule that explains itself with its own code and message.
     pub fn explained(name: &str, code: &str, message: &str, data: Value) -> InvalidParam {
-        InvalidParam { name: name.to_string(), message: message.to_string(), detail: Some((code.to_string(), data)) }
+        InvalidParam {
+            name: name.to_string(),
+            message: message.to_string(),
+            detail: Some(Box::new((code.to_string(), data))),
+        }
     }
 }
 
 impl ApiError {
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into(), data: Map::new(), extra: Map::new() }
+        ApiError { status, code, message: message.into(), data: Vec::new(), extra: Vec::new() }
     }
 
-    pub fn with_data(mut self, key: &str, value: Value) -> ApiError {
-        self.data.insert(key.to_string(), value);
+    pub fn with_data(mut self, key: &'static str, value: Value) -> ApiError {
+        self.data.push((key, value));
         self
     }
 
@@ -74,7 +82,8 @@ impl ApiError {
         let mut details = Map::new();
         for param in params {
             messages.insert(param.name.clone(), Value::String(param.message.clone()));
-            if let Some((code, data)) = &param.detail {
+            if let Some(detail) = &param.detail {
+                let (code, data) = &**detail;
                 details.insert(param.name.clone(), json!({"code": code, "message": param.message, "data": data}));
             }
         }
@@ -99,12 +108,12 @@ impl ApiError {
     pub fn to_json(&self) -> Value {
         let mut data = Map::new();
         data.insert("status".to_string(), json!(self.status));
-        data.extend(self.data.clone());
+        data.extend(self.data.iter().map(|(key, value)| (key.to_string(), value.clone())));
         let mut body = Map::new();
         body.insert("code".to_string(), json!(self.code));
         body.insert("message".to_string(), json!(self.message));
         body.insert("data".to_string(), Value::Object(data));
-        body.extend(self.extra.clone());
+        body.extend(self.extra.iter().map(|(key, value)| (key.to_string(), value.clone())));
         Value::Object(body)
     }
 }

@@ -5,7 +5,7 @@
 //! `_envelope`, CORS and the standard headers.
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, Request, Response, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, StatusCode};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
@@ -20,16 +20,12 @@ pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
 /// A request that reached a route of the namespace.
 pub struct ApiRequest {
     pub method: Method,
-    pub head: bool,
-    pub options: bool,
     pub route: &'static Route,
     /// The `<id>` or `<slug>` path variable, decoded.
     pub var: Option<String>,
     pub query: Params,
     pub body: Params,
     pub headers: HeaderMap,
-    /// The language of the base address (`/fr/...`), if any.
-    pub base_lang: Option<Lang>,
 }
 
 impl ApiRequest {
@@ -325,11 +321,6 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Body> {
     }
     headers.insert("vary", HeaderValue::from_static("Origin"));
     response
-}
-
-/// Reads the query of a request.
-pub fn query_of(request: &Request<Body>) -> Params {
-    parse_form(request.uri().query().unwrap_or(""))
 }
 
 #[cfg(test)]

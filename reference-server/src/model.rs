@@ -201,6 +201,18 @@ pub struct Image {
     pub id: Id,
     pub url: Box<str>,
     pub extension: Box<str>,
+    /// Known dimensions and generated sizes (sample images only; URLs are never fetched).
+    pub meta: Option<ImageMeta>,
+}
+
+/// What the media library knows about an uploaded image.
+#[derive(Clone, Debug)]
+pub struct ImageMeta {
+    pub width: u32,
+    pub height: u32,
+    pub filesize: u64,
+    /// Named smaller copies: (name, width, height, filesize, url).
+    pub sizes: Vec<(&'static str, u32, u32, u64, Box<str>)>,
 }
 
 /// What a post ID refers to (posts of every kind share one ID space).
@@ -210,4 +222,6 @@ pub enum PostKind {
     Venue,
     Organizer,
     Image,
+    /// A plain post or page of the site (not part of the calendar).
+    Page,
 }

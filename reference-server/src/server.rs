@@ -18,7 +18,7 @@ use crate::error::ApiError;
 use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Reply, BODY_LIMIT};
 use crate::interface::Method;
 use crate::model::Lang;
-use crate::store::Store;
+use crate::store::{Data, Store};
 use crate::validate::Params;
 
 /// A server started by [`serve`]; dropping it does not stop it, call [`RunningServer::shutdown`].
@@ -81,7 +81,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     })?;
     let app = Arc::new(App {
         users: Users::new(&config.users),
-        store: Store::default(),
+        store: Store::new(Data::fresh_site(&site_url)),
         clock: Clock::new(config.clock),
         site_zone,
         site_url: site_url.clone(),
@@ -172,17 +172,7 @@ async fn answer(app: &App, request: Request<Body>) -> Response<Body> {
             Err(error) => return fail(error, &finish),
         }
     };
-    let api_request = ApiRequest {
-        method,
-        head,
-        options,
-        route,
-        var,
-        query,
-        body,
-        headers: parts.headers,
-        base_lang: located.base_lang,
-    };
+    let api_request = ApiRequest { method, route, var, query, body, headers: parts.headers };
     let params_lang =
         api_request.params().get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
     let lang = params_lang.or(located.base_lang).unwrap_or_default();

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use chrono::NaiveDateTime;
 use parking_lot::RwLock;
 
-use crate::model::{Event, Id, Image, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
+use crate::model::{Event, Id, Image, ImageMeta, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
 
 /// The shared store: one lock, read for reads and write for writes.
 #[derive(Default)]
@@ -18,6 +18,10 @@ pub struct Store {
 }
 
 impl Store {
+    pub fn new(data: Data) -> Store {
+        Store { data: RwLock::new(data) }
+    }
+
     pub fn read(&self) -> parking_lot::RwLockReadGuard<'_, Data> {
         self.data.read()
     }
@@ -67,6 +71,40 @@ pub struct Data {
 }
 
 impl Data {
+    /// The store of a freshly installed site: the CMS's own first three posts (a post, a page
+    /// and the privacy page, IDs 1 to 3) and two sample images in the media library (IDs 4
+    /// and 5), so image IDs work out of the box. Calendar items start at ID 6.
+    pub fn fresh_site(site_url: &str) -> Data {
+        let mut data = Data::default();
+        for _ in 0..3 {
+            let id = data.allocate_post_id();
+            data.kinds.insert(id, PostKind::Page);
+        }
+        for (name, width, height, filesize) in
+            [("sample-landscape", 1200, 800, 184_320), ("sample-square", 600, 600, 73_728)]
+        {
+            let id = data.allocate_post_id();
+            let base = format!("{site_url}/wp-content/uploads/{name}");
+            let sizes = vec![
+                (
+                    "medium",
+                    300,
+                    300 * height / width,
+                    filesize / 8,
+                    format!("{base}-300x{}.png", 300 * height / width).into(),
+                ),
+                ("thumbnail", 150, 150, filesize / 16, format!("{base}-150x150.png").into()),
+            ];
+            data.put_image(Image {
+                id,
+                url: format!("{base}.png").into(),
+                extension: "png".into(),
+                meta: Some(ImageMeta { width, height, filesize, sizes }),
+            });
+        }
+        data
+    }
+
     /// Reserves the next post ID (events, venues, organizers and images share them).
     pub fn allocate_post_id(&mut self) -> Id {
         self.next_post_id += 1;

@@ -43,5 +43,5 @@ pub fn strip_tags(text: &str) -> String {
     out
 }
 pub fn is_valid_url(text: &str) -> bool {
-    text.split_once("://").map_or(false, |(s, rest)| !s.is_empty() && !rest.is_empty())
+    text.split_once("://").is_some_and(|(s, rest)| !s.is_empty() && !rest.is_empty())
 }

@@ -57,11 +57,6 @@ impl Args {
     pub fn list(&self, name: &str) -> Option<Vec<Value>> {
         self.get(name).map(list_to_array)
     }
-
-    /// Arguments sent, in the order the client sent them... or rather the table's order.
-    pub fn given_names(&self) -> impl Iterator<Item = &&'static str> {
-        self.values.keys().filter(|name| self.given.contains(*name))
-    }
 }
 
 /// A value as plain text (strings as they are, numbers and booleans as written).
@@ -113,8 +108,8 @@ pub fn as_bool(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(flag) => Some(*flag),
         Value::Number(number) => match number.as_f64() {
-            Some(n) if n == 1.0 => Some(true),
-            Some(n) if n == 0.0 => Some(false),
+            Some(1.0) => Some(true),
+            Some(0.0) => Some(false),
             _ => None,
         },
         Value::String(text) => match text.to_ascii_lowercase().as_str() {
@@ -236,10 +231,7 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
 fn coerce(spec: &Arg, value: &Value) -> Result<Value, InvalidParam> {
     let wrong = || InvalidParam::wrong_type(spec.name, spec.ty.name().unwrap_or("string"));
     if !spec.enforced {
-        return Ok(match spec.ty {
-            Ty::Array(_) if !value.is_array() && !value.is_object() && !value.is_string() => value.clone(),
-            _ => value.clone(),
-        });
+        return Ok(value.clone());
     }
     match spec.ty {
         Ty::String => value.is_string().then(|| value.clone()).ok_or_else(wrong),

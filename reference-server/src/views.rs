@@ -25,7 +25,7 @@ impl View<'_> {
     }
 
     fn global_id(&self, id: Id) -> String {
-        format!("{}?id={id}", self.ctx.app.site_host())
+        format!("{}?id={id}", self.ctx.app.global_id_base())
     }
 
     /// The public address of a post: pretty for published posts, plain otherwise.
@@ -50,7 +50,22 @@ impl View<'_> {
     /// The image object, or `None` when the ID is not a known image.
     pub fn image(&self, id: Option<Id>) -> Option<Value> {
         let image = self.data.images.get(&id?)?;
-        Some(json!({"url": &*image.url, "id": image.id, "extension": &*image.extension}))
+        let mut value = json!({"url": &*image.url, "id": image.id, "extension": &*image.extension});
+        if let Some(meta) = &image.meta {
+            value["width"] = json!(meta.width);
+            value["height"] = json!(meta.height);
+            value["filesize"] = json!(meta.filesize);
+            let sizes: Map<String, Value> = meta
+                .sizes
+                .iter()
+                .map(|(name, width, height, filesize, url)| {
+                    let size = json!({"width": width, "height": height, "mime-type": format!("image/{}", image.extension), "filesize": filesize, "url": &**url});
+                    (name.to_string(), size)
+                })
+                .collect();
+            value["sizes"] = Value::Object(sizes);
+        }
+        Some(value)
     }
 
     pub fn event_url(&self, event: &Event) -> String {

@@ -114,7 +114,7 @@ pub fn post_of(data: &Data, id: Id) -> Option<&Post> {
         PostKind::Event => data.events.get(&id).map(|e| &e.post),
         PostKind::Venue => data.venues.get(&id).map(|v| &v.post),
         PostKind::Organizer => data.organizers.get(&id).map(|o| &o.post),
-        PostKind::Image => None,
+        PostKind::Image | PostKind::Page => None,
     }
 }
 
@@ -132,7 +132,6 @@ pub fn may(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<Id>) ->
             Some(post) => user.can_edit_post(post.author, post.status.visibility()),
             None => user.can_edit_posts(),
         },
-        _ => false,
     }
 }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::app::Ctx;
 use crate::dates::parse_datetime;
 use crate::error::{ApiError, ApiResult};
-use crate::model::{Id, Image, Lang, Post, Status};
+use crate::model::{Id, Image, Post, Status};
 use crate::store::{Data, SlugKind};
 use crate::text::{sanitize_slug, sanitize_title};
 use crate::validate::{as_int, image_url_extension, Args};
@@ -146,13 +146,8 @@ pub fn resolve_image(data: &mut Data, value: &Value) -> Option<Id> {
         return Some(existing.id);
     }
     let id = data.allocate_post_id();
-    data.put_image(Image { id, url: url.into(), extension: extension.into() });
+    data.put_image(Image { id, url: url.into(), extension: extension.into(), meta: None });
     Some(id)
-}
-
-/// Whether a status counts as published for lists (`publish` only).
-pub fn is_published(status: Status) -> bool {
-    status == Status::Publish
 }
 
 /// Moves a post to the trash: its slug is set aside so the name can be used again.
@@ -163,11 +158,6 @@ pub fn trash(ctx: &Ctx, post: &mut Post) {
     }
     post.modified = ctx.local_now();
     post.modified_utc = ctx.now;
-}
-
-/// The language of a request, for records that do not have one yet.
-pub fn lang_of(ctx: &Ctx) -> Lang {
-    ctx.lang
 }
 
 /// Parses a write date in a zone (the argument was validated already).

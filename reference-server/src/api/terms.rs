@@ -79,7 +79,7 @@ fn not_hierarchical() -> ApiError {
 fn term_exists(id: Id) -> ApiError {
     let mut error = ApiError::new(400, "term_exists", "A term with the name provided already exists with this parent.")
         .with_data("term_id", json!(id));
-    error.extra.insert("additional_data".into(), json!([id, id]));
+    error.extra.push(("additional_data", json!([id, id])));
     error
 }
 
