@@ -15,13 +15,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 5] = [
-        Role::Administrator,
-        Role::Editor,
-        Role::Author,
-        Role::Contributor,
-        Role::Subscriber,
-    ];
+    pub const ALL: [Role; 5] = [Role::Administrator, Role::Editor, Role::Author, Role::Contributor, Role::Subscriber];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -52,8 +46,7 @@ impl UserSpec {
     /// Parses `NAME:PASSWORD:ROLE`.
     pub fn parse(text: &str) -> Result<UserSpec, String> {
         let mut parts = text.splitn(3, ':');
-        let (Some(name), Some(password), Some(role)) = (parts.next(), parts.next(), parts.next())
-        else {
+        let (Some(name), Some(password), Some(role)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(format!("expected NAME:PASSWORD:ROLE, got {text:?}"));
         };
         if name.is_empty() || password.is_empty() {

@@ -1,18 +1,45 @@
 //! The reference server of the events-calendar REST interface.
 //!
 //! It keeps everything in memory and answers every route of the interface as a real site
-//! running the calendar plugin does (see `docs/` for the decisions it follows).
+//! running the calendar plugin does, with the decisions of the reference profile where the
+//! plugin is ambiguous, buggy or lax.
 //!
 //! # Layout
-//! - [`config`]: what the command line sets.
-//! - [`server`]: binding, the request pipeline entry point, shutdown.
+//! - [`config`]: what the command line sets (addresses, names, users, clock, features).
+//! - [`interface`]: the interface as data: routes, methods, arguments. Routing, validation,
+//!   the namespace index, `/doc` and the conformance runner's coverage all read it.
+//! - `server`: binding, the request pipeline entry point, shutdown.
+//! - `http`: base addresses, route matching, bodies, `_fields`, CORS and standard headers.
+//! - `validate`: the argument rules every route shares.
+//! - `auth`: users, HTTP Basic, and what each role may do.
+//! - `store` and `model`: the in-memory records and their indexes.
+//! - `views`: how each record becomes JSON.
+//! - `api`: one handler module per resource family.
+//! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
+//! - `doc`: the OpenAPI document of `/doc`.
+//! - `demo`: the demo calendar of `--demo`.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
 //! conformance runner can start fresh servers in-process.
 
+mod api;
+mod app;
+mod auth;
 pub mod config;
+mod cost;
+mod dates;
+mod demo;
+mod doc;
+mod error;
+mod http;
+pub mod interface;
+mod model;
 mod server;
+mod store;
+mod text;
+mod validate;
+mod views;
 
 pub use config::{Config, Features, Role, UserSpec};
 pub use server::{serve, RunningServer};

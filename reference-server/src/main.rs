@@ -1,5 +1,113 @@
 //! `reference-server`: runs the reference server from the command line.
 
-fn main() {
-    let _ = reference_server::Config::default();
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+use clap::Parser;
+use reference_server::{serve, Config, Features, UserSpec};
+
+/// The reference server of the events-calendar REST interface: every route, filter, field
+/// and error of the interface, in memory, answering as a real site does.
+#[derive(Parser, Debug)]
+#[command(name = "reference-server", version)]
+struct Cli {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// REST root path, before the namespace.
+    #[arg(long, default_value = "/wp-json")]
+    root: String,
+    /// Route namespace.
+    #[arg(long, default_value = "calendar/events/v1")]
+    namespace: String,
+    /// Name of the language parameter.
+    #[arg(long, default_value = "multilingual_language")]
+    language_param: String,
+    /// Public address of the site used in links (default: http://LISTEN-ADDRESS).
+    #[arg(long)]
+    site_url: Option<String>,
+    /// Site time zone: an IANA name (Europe/Paris) or UTC±N.
+    #[arg(long, default_value = "UTC")]
+    timezone: String,
+    /// A user NAME:PASSWORD:ROLE (repeatable; replaces the five default users). Roles:
+    /// administrator, editor, author, contributor, subscriber. IDs are 1, 2, 3… in order.
+    #[arg(long = "user", value_name = "NAME:PASSWORD:ROLE", value_parser = UserSpec::parse)]
+    users: Vec<UserSpec>,
+    /// Start the server's clock at this instant (RFC 3339); it runs on from there.
+    #[arg(long, value_name = "INSTANT")]
+    clock: Option<DateTime<Utc>>,
+    /// Load a demo calendar: upcoming events with venues, organizers, categories and tags.
+    #[arg(long)]
+    demo: bool,
+    /// Behave as a site without these extensions: geoloc, tickets (comma-separated).
+    #[arg(long, value_name = "FEATURES", default_value = "")]
+    without: String,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let features = match Features::default().without(&cli.without) {
+        Ok(features) => features,
+        Err(message) => {
+            eprintln!("reference-server: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = Config {
+        listen: cli.listen,
+        root: format!("/{}", cli.root.trim_matches('/')),
+        namespace: cli.namespace.trim_matches('/').to_string(),
+        language_param: cli.language_param,
+        site_url: cli.site_url,
+        timezone: cli.timezone,
+        users: if cli.users.is_empty() { UserSpec::defaults() } else { cli.users },
+        clock: cli.clock,
+        demo: cli.demo,
+        features,
+    };
+    let server = match serve(config).await {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("reference-server: cannot start: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    println!("{}", server.api_url());
+    for user in server.users() {
+        println!("user {}:{} ({})", user.name, user.password, user.role.name());
+    }
+    wait_for_stop().await;
+    server.shutdown().await;
+    ExitCode::SUCCESS
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn wait_for_stop() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
 }

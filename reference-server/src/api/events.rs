@@ -1,0 +1,563 @@
+//! `/events`: list, create, read, update and delete events.
+
+use serde_json::{json, Value};
+
+use super::lists::{page_links, Page};
+use super::posts::{new_post, parse_in, trash, update_post};
+use super::{authorize, linked, slug_key, validated};
+use crate::app::Ctx;
+use crate::cost::store_cost;
+use crate::dates::{end_of_day, start_of_day, Zone};
+use crate::error::{ApiError, ApiResult};
+use crate::http::{ApiRequest, Reply};
+use crate::interface::{Op, Target, EVENT_LIST_ARGS};
+use crate::model::{Event, Id, PostKind, Status, Taxonomy, Term};
+use crate::store::{Data, SlugKind};
+use crate::text::sanitize_title;
+use crate::validate::{as_bool, as_int, is_empty, is_truthy, list_to_array, value_text, Args};
+use crate::views::View;
+
+pub fn handle(ctx: &Ctx, request: &ApiRequest, op: Op) -> ApiResult<Reply> {
+    match op {
+        Op::List => list(ctx, request),
+        Op::Create => create(ctx, request),
+        Op::Read => read(ctx, request),
+        Op::Update => update(ctx, request),
+        Op::Delete => delete(ctx, request),
+        _ => Err(ApiError::no_route()),
+    }
+}
+
+// ----- finding the target -----
+
+/// The event a single route names. By ID: 404 when nothing has the ID, 400 when it is not
+/// an event. By slug: `None` when the slug is unknown (callers decide the error).
+fn find(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Option<Id>> {
+    let var = request.var.as_deref().unwrap_or("");
+    match request.route.target {
+        Target::BySlug => Ok(data.slug_owner(SlugKind::Event, ctx.lang, &slug_key(var))),
+        _ => {
+            let id = var.parse::<Id>().unwrap_or(Id::MAX);
+            match data.kind(id) {
+                Some(PostKind::Event) => Ok(Some(id)),
+                Some(_) => Err(ApiError::new(400, "rest-invalid-event-id", "The specified ID is not a valid event.")),
+                None => Err(not_found(var)),
+            }
+        }
+    }
+}
+
+fn not_found(var: &str) -> ApiError {
+    let shown = var.parse::<i64>().unwrap_or(if var.is_empty() { 0 } else { i64::MAX });
+    ApiError::new(404, "rest-event-not-found", format!("Event with ID {shown} does not exist."))
+}
+
+fn unknown_slug() -> ApiError {
+    ApiError::invalid_param("slug")
+}
+
+// ----- read -----
+
+fn read(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let data = ctx.app.store.read();
+    let args = validated(ctx, &data, request)?;
+    let id = find(ctx, &data, request)?.ok_or_else(unknown_slug)?;
+    let event = &data.events[&id];
+    check_readable(ctx, event, &args)?;
+    let view = View { ctx, data: &data, single: true };
+    Ok(Reply::ok(view.event(event, false)))
+}
+
+fn check_readable(ctx: &Ctx, event: &Event, args: &Args) -> ApiResult<()> {
+    let post = &event.post;
+    if post.status == Status::Trash {
+        return Err(ApiError::new(403, "event-no-longer-available", "This event is no longer available"));
+    }
+    if post.status != Status::Publish && !ctx.user.is_some_and(|user| user.can_read_post(post.author)) {
+        return Err(ApiError::new(403, "event-not-accessible", "The requested event is not accessible"));
+    }
+    if let Some(password) = &post.password {
+        let given = args.str("password").is_some_and(|given| given == &**password);
+        let editing = args.str("context") == Some("edit")
+            && ctx.user.is_some_and(|user| user.can_edit_post(post.author, post.status.visibility()));
+        if !given && !editing {
+            return Err(ApiError::new(
+                403,
+                "event-password-protected",
+                "The requested event is not accessible without a password",
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ----- delete -----
+
+fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let mut data = ctx.app.store.write();
+    validated(ctx, &data, request)?;
+    let found = match find(ctx, &data, request) {
+        Ok(found) => found,
+        Err(error) if error.status == 404 => {
+            authorize(ctx, &data, request.route, Op::Delete, None)?;
+            return Err(error);
+        }
+        Err(error) => return Err(error),
+    };
+    let id = found.ok_or_else(unknown_slug)?;
+    authorize(ctx, &data, request.route, Op::Delete, Some(id))?;
+    let mut event = data.events[&id].clone();
+    if event.post.status == Status::Trash {
+        return Err(ApiError::new(410, "event-is-in-trash", "The event is already trashed"));
+    }
+    trash(ctx, &mut event.post);
+    data.put_event(event);
+    let view = View { ctx, data: &data, single: false };
+    Ok(Reply::ok(view.event(&data.events[&id], false)))
+}
+
+// ----- create and update -----
+
+fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let mut data = ctx.app.store.write();
+    let args = validated(ctx, &data, request)?;
+    authorize(ctx, &data, request.route, Op::Create, None)?;
+    let post = new_post(ctx, &mut data, &args, "title", SlugKind::Event)?;
+    let zone = match args.str("timezone").filter(|name| !name.is_empty()) {
+        Some(name) => Zone::parse(name).unwrap_or_else(|| ctx.app.site_zone.clone()),
+        None => ctx.app.site_zone.clone(),
+    };
+    let start = args.str("start_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(ctx.now);
+    let end = args.str("end_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(start);
+    let mut event = Event {
+        post,
+        zone,
+        start,
+        end,
+        start_utc: start,
+        end_utc: end,
+        all_day: args.bool("all_day").unwrap_or(false),
+        cost: args.get("cost").and_then(store_cost).unwrap_or_default(),
+        website: args.text("website").filter(|site| !site.is_empty()).map(Into::into),
+        show_map: args.bool("show_map").unwrap_or(false),
+        show_map_link: args.bool("show_map_link").unwrap_or(false),
+        hide_from_listings: args.bool("hide_from_listings").unwrap_or(false),
+        sticky: args.bool("sticky").unwrap_or(false),
+        featured: args.bool("featured").unwrap_or(false),
+        ticketed: args.bool("ticketed").unwrap_or(false),
+        categories: Vec::new(),
+        tags: Vec::new(),
+        venue: None,
+        organizers: Vec::new(),
+        parent: None,
+    };
+    apply_links(ctx, &mut data, &mut event, &args)?;
+    event.post.password = args.str("password").filter(|p| !p.is_empty()).map(Into::into);
+    normalise_schedule(&mut event);
+    event.post.id = data.allocate_post_id();
+    let id = event.post.id;
+    data.put_event(event);
+    let view = View { ctx, data: &data, single: false };
+    Ok(Reply::created(view.event(&data.events[&id], false)))
+}
+
+fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let mut data = ctx.app.store.write();
+    let args = validated(ctx, &data, request)?;
+    let found = match find(ctx, &data, request) {
+        Ok(found) => found,
+        Err(error) if error.status == 404 => {
+            authorize(ctx, &data, request.route, Op::Update, None)?;
+            return Err(error);
+        }
+        Err(error) => return Err(error),
+    };
+    authorize(ctx, &data, request.route, Op::Update, found)?;
+    let id = found.ok_or_else(|| not_found("0"))?;
+    let mut event = data.events[&id].clone();
+    update_post(ctx, &mut data, &mut event.post, &args, "title", SlugKind::Event)?;
+
+    let old_zone = event.zone.clone();
+    if let Some(name) = args.get("timezone") {
+        let name = value_text(name);
+        event.zone = if name.is_empty() { ctx.app.site_zone.clone() } else { Zone::parse(&name).unwrap_or(old_zone) };
+    }
+    if let Some(start) = args.str("start_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
+        event.start = start;
+    }
+    if let Some(end) = args.str("end_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
+        event.end = end;
+    }
+    if let Some(all_day) = args.bool("all_day") {
+        event.all_day = all_day;
+    }
+    if let Some(cost) = args.get("cost") {
+        event.cost = store_cost(cost).unwrap_or_default();
+    }
+    if let Some(website) = args.get("website") {
+        event.website = Some(value_text(website).into());
+    }
+    for (key, flag) in [
+        ("show_map", &mut event.show_map),
+        ("show_map_link", &mut event.show_map_link),
+        ("hide_from_listings", &mut event.hide_from_listings),
+        ("sticky", &mut event.sticky),
+        ("featured", &mut event.featured),
+        ("ticketed", &mut event.ticketed),
+    ] {
+        if let Some(value) = args.bool(key) {
+            *flag = value;
+        }
+    }
+    if let Some(password) = args.get("password") {
+        let password = value_text(password);
+        event.post.password = (!password.is_empty()).then(|| password.into());
+    }
+    apply_links(ctx, &mut data, &mut event, &args)?;
+    normalise_schedule(&mut event);
+    data.put_event(event);
+    let view = View { ctx, data: &data, single: false };
+    Ok(Reply::ok(view.event(&data.events[&id], false)))
+}
+
+/// All-day bounds, end not before start, and the UTC times from the local ones.
+fn normalise_schedule(event: &mut Event) {
+    if event.all_day {
+        event.start = start_of_day(event.start);
+        event.end = end_of_day(event.end);
+    }
+    if event.end < event.start {
+        event.end = event.start;
+    }
+    event.start_utc = event.zone.local_to_utc(event.start);
+    event.end_utc = event.zone.local_to_utc(event.end);
+}
+
+/// Categories, tags, venue and organizers, for the arguments the request carries.
+fn apply_links(ctx: &Ctx, data: &mut Data, event: &mut Event, args: &Args) -> ApiResult<()> {
+    if let Some(value) = args.get("categories") {
+        event.categories = resolve_terms(ctx, data, value, Taxonomy::Category);
+    }
+    if let Some(value) = args.get("tags") {
+        event.tags = resolve_terms(ctx, data, value, Taxonomy::Tag);
+    }
+    if let Some(value) = args.get("venue") {
+        event.venue = linked::resolve_entries(ctx, data, value, PostKind::Venue)?.into_iter().next();
+    }
+    if let Some(value) = args.get("organizer") {
+        event.organizers = linked::resolve_entries(ctx, data, value, PostKind::Organizer)?;
+    }
+    Ok(())
+}
+
+/// Term IDs from IDs or names: unknown IDs are skipped, unknown names become new terms.
+fn resolve_terms(ctx: &Ctx, data: &mut Data, value: &Value, taxonomy: Taxonomy) -> Vec<Id> {
+    let mut ids = Vec::new();
+    for item in list_to_array(value) {
+        let text = value_text(&item);
+        let text = text.trim();
+        let found = if item.is_number() || text.bytes().all(|b| b.is_ascii_digit()) {
+            as_int(&item).map(|id| id as Id).filter(|id| data.terms.get(id).is_some_and(|t| t.taxonomy == taxonomy))
+        } else {
+            let existing = data
+                .term_named(taxonomy, ctx.lang, text, None)
+                .or_else(|| data.slug_owner(SlugKind::from(taxonomy), ctx.lang, &sanitize_title(text)));
+            Some(existing.unwrap_or_else(|| {
+                let id = data.allocate_term_id();
+                let slug = data.unique_slug(SlugKind::from(taxonomy), ctx.lang, &sanitize_title(text), None);
+                data.put_term(Term {
+                    id,
+                    taxonomy,
+                    name: text.into(),
+                    slug: slug.into(),
+                    description: Box::from(""),
+                    parent: 0,
+                    lang: ctx.lang,
+                    count: 0,
+                });
+                id
+            }))
+        };
+        if let Some(id) = found.filter(|id| !ids.contains(id)) {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
+// ----- list -----
+
+/// The date window of a list, in UTC.
+#[derive(Default)]
+struct Window {
+    start_min: Option<chrono::NaiveDateTime>,
+    end_max: Option<chrono::NaiveDateTime>,
+    starts_after: Option<chrono::NaiveDateTime>,
+    starts_before: Option<chrono::NaiveDateTime>,
+    ends_after: Option<chrono::NaiveDateTime>,
+    ends_before: Option<chrono::NaiveDateTime>,
+}
+
+impl Window {
+    fn from_args(ctx: &Ctx, args: &Args) -> Window {
+        let zone = &ctx.app.site_zone;
+        let strict = args.get("strict_dates").is_some_and(is_truthy);
+        let parse = |name: &str| args.get(name).and_then(|value| parse_in(ctx, &value_text(value), zone));
+        let to_utc = |local: chrono::NaiveDateTime| zone.local_to_utc(local);
+        let day_end = |local: chrono::NaiveDateTime| if strict { local } else { end_of_day(local) };
+        let relative =
+            ["starts_before", "starts_after", "ends_before", "ends_after"].iter().any(|name| args.given(name));
+        let today = start_of_day(ctx.local_now());
+        let start = match parse("start_date") {
+            Some(local) => Some(if strict { local } else { start_of_day(local) }),
+            None if !relative => Some(today),
+            None => None,
+        };
+        let end = match parse("end_date") {
+            Some(local) => Some(day_end(local)),
+            None if !relative => Some(end_of_day(add_years(today, 2))),
+            None => None,
+        };
+        Window {
+            start_min: start.map(to_utc),
+            end_max: end.map(to_utc),
+            starts_after: parse("starts_after").map(day_end).map(to_utc),
+            starts_before: parse("starts_before").map(day_end).map(to_utc),
+            ends_after: parse("ends_after").map(day_end).map(to_utc),
+            ends_before: parse("ends_before").map(day_end).map(to_utc),
+        }
+    }
+
+    fn contains(&self, event: &Event) -> bool {
+        self.start_min.is_none_or(|at| event.start_utc >= at)
+            && self.end_max.is_none_or(|at| event.end_utc <= at)
+            && self.starts_after.is_none_or(|at| event.start_utc > at)
+            && self.starts_before.is_none_or(|at| event.start_utc < at)
+            && self.ends_after.is_none_or(|at| event.end_utc > at)
+            && self.ends_before.is_none_or(|at| event.end_utc <= at)
+    }
+}
+
+fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
+    use chrono::Datelike;
+    at.with_year(at.year() + years)
+        .or_else(|| at.date().pred_opt().and_then(|d| d.with_year(d.year() + years)).map(|d| d.and_time(at.time())))
+        .unwrap_or(at)
+}
+
+/// Which statuses the user sees in lists, and whether unpublished ones must be their own.
+pub struct StatusFilter {
+    pub allowed: Vec<Status>,
+    pub own_unpublished_only: bool,
+    pub user: Id,
+}
+
+impl StatusFilter {
+    pub fn from_args(ctx: &Ctx, args: &Args) -> StatusFilter {
+        let user = ctx.user;
+        let requested: Option<Vec<Status>> =
+            args.list("status").map(|items| items.iter().filter_map(|item| Status::parse(&value_text(item))).collect());
+        let may_see_unpublished = user.is_some_and(|user| user.can_edit_posts());
+        let allowed = match requested {
+            Some(list) => list,
+            None if may_see_unpublished => {
+                vec![Status::Publish, Status::Future, Status::Draft, Status::Pending, Status::Private]
+            }
+            None => vec![Status::Publish],
+        };
+        StatusFilter {
+            allowed: allowed.into_iter().filter(|status| *status != Status::Trash).collect(),
+            own_unpublished_only: !user.is_some_and(|user| user.can_edit_others()),
+            user: ctx.user_id(),
+        }
+    }
+
+    pub fn admits(&self, status: Status, author: Id) -> bool {
+        self.allowed.contains(&status)
+            && (status == Status::Publish || !self.own_unpublished_only || author == self.user)
+    }
+}
+
+fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let data = ctx.app.store.read();
+    let args = validated(ctx, &data, request)?;
+    let page = Page::from_args(&args);
+    let statuses = StatusFilter::from_args(ctx, &args);
+    let filter = EventFilter::from_args(ctx, &data, &args);
+    let include: Option<Vec<Id>> =
+        args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
+
+    let mut matched: Vec<&Event> = Vec::new();
+    let mut total = 0usize;
+    let mut keep = |event: &Event| {
+        total += 1;
+        if total > page.offset() && matched.len() < page.per_page {
+            matched.push(event_ref(&data, event.post.id));
+        }
+    };
+    let admits = |event: &Event| {
+        event.post.lang == ctx.lang
+            && !event.hide_from_listings
+            && statuses.admits(event.post.status, event.post.author)
+            && filter.admits(&data, event)
+    };
+    match &include {
+        Some(ids) => {
+            let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).collect();
+            events.sort_by_key(|event| (event.start_utc, event.post.id));
+            events.dedup_by_key(|event| event.post.id);
+            for event in events.into_iter().filter(|event| admits(event)) {
+                keep(event);
+            }
+        }
+        None => {
+            let window = Window::from_args(ctx, &args);
+            let from = (window.start_min.unwrap_or(chrono::NaiveDateTime::MIN), 0);
+            for (_, id) in data.events_by_start.range(from..) {
+                let event = &data.events[id];
+                if window.contains(event) && admits(event) {
+                    keep(event);
+                }
+            }
+        }
+    }
+    let total_pages = page.total_pages(total);
+    if page.number > 1 && matched.is_empty() {
+        return Err(ApiError::new(
+            404,
+            "event-archive-page-not-found",
+            "The requested event archive page does not exist",
+        ));
+    }
+    let reveal = args.str("password");
+    let view = View { ctx, data: &data, single: false };
+    let events: Vec<Value> = matched
+        .iter()
+        .map(|event| {
+            let protected = event.post.password.as_deref().is_some_and(|password| reveal != Some(password));
+            view.event(event, protected)
+        })
+        .collect();
+    let links = page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages);
+    let mut body = serde_json::Map::new();
+    body.insert("events".into(), json!(events));
+    links.insert_into(&mut body);
+    body.insert("total".into(), json!(total));
+    body.insert("total_pages".into(), json!(total_pages));
+    Ok(Reply::ok(Value::Object(body))
+        .header("x-tec-total", total.to_string())
+        .header("x-tec-totalpages", total_pages.to_string()))
+}
+
+fn event_ref(data: &Data, id: Id) -> &Event {
+    &data.events[&id]
+}
+
+/// The list filters other than dates and status.
+struct EventFilter {
+    search: Vec<String>,
+    categories: Option<Vec<Id>>,
+    tags: Option<Vec<Id>>,
+    venues: Option<Vec<Id>>,
+    organizers: Option<Vec<Id>>,
+    featured: Option<bool>,
+    parent: Option<Id>,
+    geoloc: Option<bool>,
+    near: Option<(f64, f64)>,
+    ticketed: Option<bool>,
+}
+
+/// How far from `geoloc_lat`/`geoloc_lng` a venue may be, in kilometres.
+const GEOFENCE_KM: f64 = 25.0;
+
+impl EventFilter {
+    fn from_args(ctx: &Ctx, data: &Data, args: &Args) -> EventFilter {
+        let ids = |name: &str| -> Option<Vec<Id>> {
+            args.list(name).map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect())
+        };
+        let terms = |name: &str, taxonomy: Taxonomy| -> Option<Vec<Id>> {
+            args.list(name).map(|items| {
+                let mut ids: Vec<Id> =
+                    items.iter().filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item))).collect();
+                if taxonomy == Taxonomy::Category {
+                    // A category includes its descendants.
+                    let mut index = 0;
+                    while index < ids.len() {
+                        let parent = ids[index];
+                        ids.extend(
+                            data.terms
+                                .values()
+                                .filter(|t| t.parent == parent && !ids.contains(&t.id))
+                                .map(|t| t.id)
+                                .collect::<Vec<_>>(),
+                        );
+                        index += 1;
+                    }
+                }
+                ids
+            })
+        };
+        let geo_on = ctx.app.config.features.geoloc;
+        let near = match (
+            args.get("geoloc_lat").and_then(crate::validate::as_number),
+            args.get("geoloc_lng").and_then(crate::validate::as_number),
+        ) {
+            (Some(lat), Some(lng)) if geo_on => Some((lat, lng)),
+            _ => None,
+        };
+        EventFilter {
+            search: args
+                .str("search")
+                .map(|text| text.split_whitespace().map(str::to_lowercase).collect())
+                .unwrap_or_default(),
+            categories: terms("categories", Taxonomy::Category),
+            tags: terms("tags", Taxonomy::Tag),
+            venues: ids("venue"),
+            organizers: ids("organizer"),
+            featured: args.bool("featured"),
+            parent: args.int("post_parent").map(|id| id as Id),
+            geoloc: args.get("geoloc").and_then(as_bool).filter(|_| geo_on),
+            near,
+            ticketed: args.bool("ticketed").filter(|_| ctx.app.config.features.tickets),
+        }
+    }
+
+    fn admits(&self, data: &Data, event: &Event) -> bool {
+        let any = |wanted: &Option<Vec<Id>>, have: &[Id]| {
+            wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.contains(id)))
+        };
+        if !self.search.is_empty() {
+            let haystack = format!("{} {} {}", event.post.title, event.post.excerpt, event.post.content).to_lowercase();
+            if !self.search.iter().all(|word| haystack.contains(word.as_str())) {
+                return false;
+            }
+        }
+        let venue: Vec<Id> = event.venue.into_iter().collect();
+        let venue_geo = event.venue.and_then(|id| data.venues.get(&id)).and_then(|venue| venue.geo);
+        any(&self.categories, &event.categories)
+            && any(&self.tags, &event.tags)
+            && any(&self.venues, &venue)
+            && any(&self.organizers, &event.organizers)
+            && self.featured.is_none_or(|featured| event.featured == featured)
+            && self.parent.is_none_or(|parent| event.parent == Some(parent))
+            && self.geoloc.is_none_or(|wanted| venue_geo.is_some() == wanted)
+            && self.near.is_none_or(|(lat, lng)| {
+                venue_geo.is_some_and(|(vlat, vlng)| distance_km(lat, lng, vlat, vlng) <= GEOFENCE_KM)
+            })
+            && self.ticketed.is_none_or(|ticketed| event.ticketed == ticketed)
+    }
+}
+
+/// Great-circle distance.
+fn distance_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
+    let (lat1, lat2) = (lat1.to_radians(), lat2.to_radians());
+    let dlat = lat2 - lat1;
+    let dlng = (lng2 - lng1).to_radians();
+    let a = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlng / 2.0).sin().powi(2);
+    6371.0 * 2.0 * a.sqrt().min(1.0).asin()
+}
+
+#[allow(dead_code)]
+fn unused(_: &Value) -> bool {
+    is_empty(&Value::Null)
+}

@@ -1,0 +1,115 @@
+//! What every list shares: pages, and the `rest_url` / `next_rest_url` / `previous_rest_url`
+//! links (Part A 13: the request's own parameters, in the table's order, URL-encoded).
+
+use serde_json::{json, Map, Value};
+
+use crate::app::Ctx;
+use crate::http::ApiRequest;
+use crate::interface::Arg;
+use crate::validate::{value_text, Args};
+
+/// The most items one page may hold.
+pub const MAX_PER_PAGE: usize = 50;
+
+/// A requested page.
+pub struct Page {
+    pub number: usize,
+    pub per_page: usize,
+}
+
+impl Page {
+    pub fn from_args(args: &Args) -> Page {
+        let number = args.int("page").unwrap_or(1).clamp(1, i64::from(u32::MAX)) as usize;
+        let per_page = args.int("per_page").unwrap_or(10).clamp(1, MAX_PER_PAGE as i64) as usize;
+        Page { number, per_page }
+    }
+
+    /// How many items come before this page.
+    pub fn offset(&self) -> usize {
+        (self.number - 1).saturating_mul(self.per_page)
+    }
+
+    pub fn total_pages(&self, total: usize) -> usize {
+        total.div_ceil(self.per_page)
+    }
+}
+
+/// The three links of a list envelope.
+pub struct Links {
+    pub rest_url: String,
+    pub next: Option<String>,
+    pub previous: Option<String>,
+}
+
+impl Links {
+    /// Adds `rest_url`, then `next_rest_url` and `previous_rest_url` when they exist.
+    pub fn insert_into(self, body: &mut Map<String, Value>) {
+        body.insert("rest_url".into(), json!(self.rest_url));
+        self.insert_pages_into(body);
+    }
+
+    pub fn insert_pages_into(self, body: &mut Map<String, Value>) {
+        if let Some(next) = self.next {
+            body.insert("next_rest_url".into(), json!(next));
+        }
+        if let Some(previous) = self.previous {
+            body.insert("previous_rest_url".into(), json!(previous));
+        }
+    }
+}
+
+/// Builds the links of a list page from the arguments the client sent.
+pub fn page_links(
+    ctx: &Ctx,
+    request: &ApiRequest,
+    args: &Args,
+    specs: &[Arg],
+    collection: &str,
+    page: &Page,
+    total_pages: usize,
+) -> Links {
+    let base = format!("{}/{collection}/", ctx.api_base);
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for spec in specs {
+        if !args.given(spec.name) {
+            continue;
+        }
+        let text = match args.get(spec.name) {
+            Some(Value::Array(items)) => items.iter().map(value_text).collect::<Vec<_>>().join(","),
+            Some(Value::Bool(flag)) => flag.to_string(),
+            Some(value) => value_text(value),
+            None => continue,
+        };
+        pairs.push((spec.name.to_string(), text));
+    }
+    let language_param = &ctx.app.config.language_param;
+    if let Some(code) = request.params().get(language_param).and_then(Value::as_str) {
+        pairs.push((language_param.clone(), code.to_string()));
+    }
+    let with_page = |number: usize| -> String {
+        let mut pairs = pairs.clone();
+        let position = pairs.iter().position(|(name, _)| name == "page");
+        match (position, number) {
+            (Some(index), 1) => {
+                pairs.remove(index);
+            }
+            (Some(index), n) => pairs[index].1 = n.to_string(),
+            (None, 1) => {}
+            (None, n) => pairs.insert(0, ("page".to_string(), n.to_string())),
+        }
+        url_with(&base, &pairs)
+    };
+    Links {
+        rest_url: url_with(&base, &pairs),
+        next: (page.number < total_pages).then(|| with_page(page.number + 1)),
+        previous: (page.number > 1 && page.number - 1 <= total_pages.max(1)).then(|| with_page(page.number - 1)),
+    }
+}
+
+fn url_with(base: &str, pairs: &[(String, String)]) -> String {
+    if pairs.is_empty() {
+        return base.to_string();
+    }
+    let query: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish();
+    format!("{base}?{query}")
+}

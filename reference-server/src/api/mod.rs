@@ -1,0 +1,157 @@
+//! Handlers, one module per resource family, and the rules they share: who may do what,
+//! and how a path variable finds its target.
+
+pub mod events;
+pub mod index;
+pub mod linked;
+pub mod lists;
+pub mod posts;
+pub mod terms;
+
+use crate::app::Ctx;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{ApiRequest, Reply};
+use crate::interface::{Method, Op, Resource, Route, Target};
+use crate::model::{Id, Post, PostKind};
+use crate::store::{Data, SlugKind};
+use crate::validate::{validate, Args};
+
+/// Runs one request: validation, then permission, then the handler.
+pub fn dispatch(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let route = request.route;
+    let op = route.op(request.method).ok_or_else(ApiError::no_route)?;
+    match (route.resource, op) {
+        (Resource::Index, _) => index::namespace_index(ctx, request),
+        (Resource::Doc, _) => index::doc(ctx, request),
+        (Resource::Events, _) => events::handle(ctx, request, op),
+        (Resource::Venues | Resource::Organizers, _) => linked::handle(ctx, request, op),
+        (Resource::Categories | Resource::Tags, _) => terms::handle(ctx, request, op),
+    }
+}
+
+/// Validates the request's arguments for its route and method.
+pub fn validated(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Args> {
+    let mut params = request.params();
+    // The path variable is an argument too, and the path's value is the one that counts.
+    if let Some(var) = &request.var {
+        let key = if request.route.target == Target::BySlug { "slug" } else { "id" };
+        params.insert(key.to_string(), serde_json::Value::String(var.clone()));
+    }
+    let specs: Vec<_> = request
+        .route
+        .args(request.method)
+        .into_iter()
+        .filter(|spec| spec.feature.is_none_or(|name| feature_on(ctx, name) || !is_write(request.method)))
+        .collect();
+    validate(ctx, data, request.route.resource, &specs, &params)
+}
+
+fn is_write(method: Method) -> bool {
+    method != Method::Get
+}
+
+pub fn feature_on(ctx: &Ctx, name: &str) -> bool {
+    let features = ctx.app.config.features;
+    match name {
+        "geoloc" => features.geoloc,
+        "tickets" => features.tickets,
+        _ => true,
+    }
+}
+
+/// The post kind behind a post resource.
+pub fn post_kind(resource: Resource) -> PostKind {
+    match resource {
+        Resource::Venues => PostKind::Venue,
+        Resource::Organizers => PostKind::Organizer,
+        _ => PostKind::Event,
+    }
+}
+
+pub fn slug_kind(resource: Resource) -> SlugKind {
+    match resource {
+        Resource::Venues => SlugKind::Venue,
+        Resource::Organizers => SlugKind::Organizer,
+        Resource::Categories => SlugKind::Category,
+        Resource::Tags => SlugKind::Tag,
+        _ => SlugKind::Event,
+    }
+}
+
+/// WordPress looks slugs up in their stored form: non-ASCII bytes percent-encoded, lowercase.
+pub fn slug_key(slug: &str) -> String {
+    let mut key = String::with_capacity(slug.len());
+    for c in slug.chars() {
+        if c.is_ascii() {
+            key.push(c.to_ascii_lowercase());
+        } else {
+            let mut buffer = [0u8; 4];
+            for byte in c.encode_utf8(&mut buffer).bytes() {
+                key.push_str(&format!("%{byte:02x}"));
+            }
+        }
+    }
+    key
+}
+
+/// The post a path variable names, if it exists and is of the route's kind.
+pub fn target_post(ctx: &Ctx, data: &Data, route: &Route, var: Option<&str>) -> Option<Id> {
+    let var = var?;
+    let kind = post_kind(route.resource);
+    match route.target {
+        Target::ById => {
+            let id = var.parse::<Id>().ok()?;
+            (data.kind(id) == Some(kind)).then_some(id)
+        }
+        Target::BySlug => data.slug_owner(slug_kind(route.resource), ctx.lang, &slug_key(var)),
+        _ => None,
+    }
+}
+
+/// The common parts of a post, found by ID and kind.
+pub fn post_of(data: &Data, id: Id) -> Option<&Post> {
+    match data.kind(id)? {
+        PostKind::Event => data.events.get(&id).map(|e| &e.post),
+        PostKind::Venue => data.venues.get(&id).map(|v| &v.post),
+        PostKind::Organizer => data.organizers.get(&id).map(|o| &o.post),
+        PostKind::Image | PostKind::Page => None,
+    }
+}
+
+/// Whether the user may perform `op` on the route (and, for single routes, on its target).
+pub fn may(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<Id>) -> bool {
+    let Some(user) = ctx.user else {
+        return matches!(op, Op::Read | Op::List | Op::Index | Op::Doc);
+    };
+    match (route.resource, op) {
+        (_, Op::Read | Op::List | Op::Index | Op::Doc) => true,
+        (Resource::Categories, _) => user.can_manage_categories(),
+        (Resource::Tags, _) => user.can_manage_tags(),
+        (_, Op::Create) => user.can_edit_posts(),
+        (_, Op::Update | Op::Delete) => match target.and_then(|id| post_of(data, id)) {
+            Some(post) => user.can_edit_post(post.author, post.status.visibility()),
+            None => user.can_edit_posts(),
+        },
+    }
+}
+
+/// Fails with `rest_forbidden` unless the user may perform `op`.
+pub fn authorize(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<Id>) -> ApiResult<()> {
+    if may(ctx, data, route, op, target) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(ctx.logged_in()))
+    }
+}
+
+/// The `Allow` header: the route's methods this user may use.
+pub fn allow_header(ctx: &Ctx, data: &Data, route: &Route, var: Option<&str>) -> String {
+    let target = target_post(ctx, data, route, var);
+    route
+        .methods
+        .iter()
+        .filter(|(_, op)| may(ctx, data, route, *op, target))
+        .map(|(method, _)| method.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

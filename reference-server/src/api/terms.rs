@@ -1,0 +1,243 @@
+//! `/categories` and `/tags`: the two taxonomies of events. Terms are deleted for good.
+
+use serde_json::{json, Map, Value};
+
+use super::lists::{page_links, Page};
+use super::{authorize, validated};
+use crate::app::Ctx;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{ApiRequest, Reply};
+use crate::interface::{term_list_args, Op, Resource};
+use crate::model::{Id, Status, Taxonomy, Term};
+use crate::store::{Data, SlugKind};
+use crate::text::{sanitize_slug, sanitize_title};
+use crate::validate::{as_int, value_text, Args};
+use crate::views::View;
+
+pub fn handle(ctx: &Ctx, request: &ApiRequest, op: Op) -> ApiResult<Reply> {
+    let taxonomy = taxonomy_of(request.route.resource);
+    match op {
+        Op::List => list(ctx, request, taxonomy),
+        Op::Create => create(ctx, request, taxonomy),
+        Op::Read => read(ctx, request, taxonomy),
+        Op::Update => update(ctx, request, taxonomy),
+        Op::Delete => delete(ctx, request, taxonomy),
+        _ => Err(ApiError::no_route()),
+    }
+}
+
+fn taxonomy_of(resource: Resource) -> Taxonomy {
+    if resource == Resource::Tags {
+        Taxonomy::Tag
+    } else {
+        Taxonomy::Category
+    }
+}
+
+fn collection(taxonomy: Taxonomy) -> &'static str {
+    match taxonomy {
+        Taxonomy::Category => "categories",
+        Taxonomy::Tag => "tags",
+    }
+}
+
+/// The term the path's ID names; an unknown ID (or one of the other taxonomy) is invalid.
+fn find(data: &Data, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Id> {
+    request
+        .var
+        .as_deref()
+        .and_then(|var| var.parse::<Id>().ok())
+        .filter(|id| data.terms.get(id).is_some_and(|term| term.taxonomy == taxonomy))
+        .ok_or_else(|| ApiError::invalid_param("id"))
+}
+
+fn read(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply> {
+    let data = ctx.app.store.read();
+    validated(ctx, &data, request)?;
+    let id = find(&data, request, taxonomy)?;
+    let view = View { ctx, data: &data, single: false };
+    Ok(Reply::ok(view.term(&data.terms[&id], true)))
+}
+
+fn delete(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply> {
+    let mut data = ctx.app.store.write();
+    validated(ctx, &data, request)?;
+    let id = find(&data, request, taxonomy)?;
+    authorize(ctx, &data, request.route, Op::Delete, None)?;
+    let body = {
+        let view = View { ctx, data: &data, single: false };
+        view.term(&data.terms[&id], false)
+    };
+    data.delete_term(id);
+    Ok(Reply::ok(body))
+}
+
+fn not_hierarchical() -> ApiError {
+    ApiError::new(400, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
+}
+
+fn term_exists(id: Id) -> ApiError {
+    let mut error = ApiError::new(400, "term_exists", "A term with the name provided already exists with this parent.")
+        .with_data("term_id", json!(id));
+    error.extra.push(("additional_data", json!([id, id])));
+    error
+}
+
+fn create(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply> {
+    let mut data = ctx.app.store.write();
+    let args = validated(ctx, &data, request)?;
+    authorize(ctx, &data, request.route, Op::Create, None)?;
+    if taxonomy == Taxonomy::Tag && request.params().contains_key("parent") {
+        return Err(not_hierarchical());
+    }
+    let name = args.str("name").unwrap_or("").trim().to_string();
+    let parent = parent_of(ctx, &data, &args, taxonomy).unwrap_or(0);
+    if let Some(existing) = data.term_named(taxonomy, ctx.lang, &name, Some(parent)) {
+        return Err(term_exists(existing));
+    }
+    let wanted = match args.str("slug") {
+        Some(slug) => sanitize_slug(slug),
+        None => sanitize_title(&name),
+    };
+    let id = data.allocate_term_id();
+    let slug = data.unique_slug(SlugKind::from(taxonomy), ctx.lang, &wanted, None);
+    data.put_term(Term {
+        id,
+        taxonomy,
+        name: name.into(),
+        slug: slug.into(),
+        description: args.str("description").unwrap_or("").into(),
+        parent,
+        lang: ctx.lang,
+        count: 0,
+    });
+    let view = View { ctx, data: &data, single: false };
+    let location = format!("{}{}/wp/v2/{}/{id}", ctx.app.site_url, ctx.app.config.root, taxonomy.name());
+    Ok(Reply::created(view.term(&data.terms[&id], true)).header("location", location))
+}
+
+fn parent_of(ctx: &Ctx, data: &Data, args: &Args, taxonomy: Taxonomy) -> Option<Id> {
+    args.get("parent").and_then(|value| data.find_term(taxonomy, ctx.lang, &value_text(value)))
+}
+
+fn update(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply> {
+    let mut data = ctx.app.store.write();
+    let args = validated(ctx, &data, request)?;
+    let id = find(&data, request, taxonomy)?;
+    authorize(ctx, &data, request.route, Op::Update, None)?;
+    if taxonomy == Taxonomy::Tag && request.params().contains_key("parent") {
+        return Err(not_hierarchical());
+    }
+    let mut term = data.terms[&id].clone();
+    if let Some(parent) = parent_of(ctx, &data, &args, taxonomy) {
+        if parent != id {
+            term.parent = parent;
+        }
+    }
+    if let Some(name) = args.str("name") {
+        let name = name.trim();
+        if let Some(existing) =
+            data.term_named(taxonomy, term.lang, name, Some(term.parent)).filter(|other| *other != id)
+        {
+            return Err(term_exists(existing));
+        }
+        term.name = name.into();
+    }
+    if let Some(description) = args.str("description") {
+        term.description = description.into();
+    }
+    if let Some(slug) = args.str("slug") {
+        term.slug = data.unique_slug(SlugKind::from(taxonomy), term.lang, &sanitize_slug(slug), Some(id)).into();
+    }
+    data.put_term(term);
+    let view = View { ctx, data: &data, single: false };
+    Ok(Reply::ok(view.term(&data.terms[&id], true)))
+}
+
+fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply> {
+    let data = ctx.app.store.read();
+    let args = validated(ctx, &data, request)?;
+    let page = Page::from_args(&args);
+    let ids = |name: &str| -> Option<Vec<Id>> {
+        args.list(name).map(|items| {
+            items.iter().filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item))).collect()
+        })
+    };
+    let include = ids("include");
+    let exclude = ids("exclude").unwrap_or_default();
+    let parent = if taxonomy == Taxonomy::Category { ids("parent").and_then(|p| p.first().copied()) } else { None };
+    let post = args.int("event").or_else(|| args.int("post")).map(|id| id as Id);
+    let post_terms: Option<Vec<Id>> = post.map(|id| {
+        data.events
+            .get(&id)
+            .map(|event| event.categories.iter().chain(&event.tags).copied().collect())
+            .unwrap_or_default()
+    });
+    let hide_empty = args.bool("hide_empty").unwrap_or(true);
+    let search = args.str("search").map(str::to_lowercase);
+    let slug = args.str("slug");
+
+    let mut terms: Vec<&Term> = data
+        .terms
+        .values()
+        .filter(|term| {
+            term.taxonomy == taxonomy
+                && term.lang == ctx.lang
+                && (!hide_empty || term.count > 0)
+                && include.as_ref().is_none_or(|ids| ids.contains(&term.id))
+                && !exclude.contains(&term.id)
+                && parent.is_none_or(|parent| term.parent == parent)
+                && post_terms.as_ref().is_none_or(|ids| ids.contains(&term.id))
+                && search.as_ref().is_none_or(|text| {
+                    term.name.to_lowercase().contains(text.as_str()) || term.slug.contains(text.as_str())
+                })
+                && slug.is_none_or(|slug| &*term.slug == slug)
+        })
+        .collect();
+    sort_terms(&mut terms, &args, include.as_deref());
+    let total = terms.len();
+    let total_pages = page.total_pages(total);
+    let view = View { ctx, data: &data, single: false };
+    let rendered: Vec<Value> =
+        terms.iter().skip(page.offset()).take(page.per_page).map(|term| view.term(term, false)).collect();
+    let specs = term_list_args(request.route.resource);
+    let links = page_links(ctx, request, &args, &specs, collection(taxonomy), &page, total_pages);
+    let mut body = Map::new();
+    body.insert("rest_url".into(), json!(links.rest_url));
+    body.insert("total".into(), json!(total));
+    body.insert("total_pages".into(), json!(total_pages));
+    body.insert(collection(taxonomy).into(), json!(rendered));
+    links.insert_pages_into(&mut body);
+    Ok(Reply::ok(Value::Object(body))
+        .header("x-tec-total", total.to_string())
+        .header("x-tec-totalpages", total_pages.to_string()))
+}
+
+/// `orderby` (name by default; unknown values fall back to it) and `order` (asc by default;
+/// anything but `asc` is descending).
+fn sort_terms(terms: &mut [&Term], args: &Args, include: Option<&[Id]>) {
+    let orderby = args.str("orderby").unwrap_or("name").to_ascii_lowercase();
+    let descending = args.str("order").is_some_and(|order| !order.eq_ignore_ascii_case("asc"));
+    let position = |id: Id| include.and_then(|ids| ids.iter().position(|x| *x == id)).unwrap_or(usize::MAX);
+    terms.sort_by(|a, b| {
+        let ordering = match orderby.as_str() {
+            "slug" => a.slug.cmp(&b.slug),
+            "id" | "term_id" => a.id.cmp(&b.id),
+            "count" => a.count.cmp(&b.count),
+            "description" => a.description.cmp(&b.description),
+            "parent" => a.parent.cmp(&b.parent),
+            "include" => position(a.id).cmp(&position(b.id)),
+            "term_group" => std::cmp::Ordering::Equal,
+            _ => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
+        };
+        ordering.then(a.id.cmp(&b.id))
+    });
+    if descending {
+        terms.reverse();
+    }
+}
+
+#[allow(dead_code)]
+fn published(status: Status) -> bool {
+    status == Status::Publish && as_int(&Value::Null).is_none()
+}

@@ -1,0 +1,361 @@
+//! From an HTTP request to a routed, parsed API request; from a reply to an HTTP response.
+//!
+//! This is the CMS's REST pipeline: base addresses (language prefixes, the `?rest_route=`
+//! form), case-insensitive route matching, method overrides, body parsing, `_fields` and
+//! `_envelope`, CORS and the standard headers.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, StatusCode};
+use indexmap::IndexMap;
+use serde_json::{json, Map, Value};
+
+use crate::error::ApiError;
+use crate::interface::{match_route, Method, Route};
+use crate::model::Lang;
+use crate::validate::Params;
+
+/// Bodies above this are refused with 413, as a usual PHP set-up does.
+pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
+
+/// A request that reached a route of the namespace.
+pub struct ApiRequest {
+    pub method: Method,
+    pub route: &'static Route,
+    /// The `<id>` or `<slug>` path variable, decoded.
+    pub var: Option<String>,
+    pub query: Params,
+    pub body: Params,
+    pub headers: HeaderMap,
+}
+
+impl ApiRequest {
+    /// Body over query, as the CMS merges them.
+    pub fn params(&self) -> Params {
+        let mut params = self.query.clone();
+        for (key, value) in &self.body {
+            params.insert(key.clone(), value.clone());
+        }
+        params
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+}
+
+/// What a handler answers.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl Reply {
+    pub fn ok(body: Value) -> Reply {
+        Reply { status: 200, body, headers: Vec::new() }
+    }
+
+    pub fn created(body: Value) -> Reply {
+        Reply { status: 201, body, headers: Vec::new() }
+    }
+
+    pub fn header(mut self, name: &'static str, value: String) -> Reply {
+        self.headers.push((name, value));
+        self
+    }
+}
+
+impl From<ApiError> for Reply {
+    fn from(error: ApiError) -> Reply {
+        Reply { status: error.status, body: error.to_json(), headers: Vec::new() }
+    }
+}
+
+/// Where a request is headed once the site prefix, language and root are taken off.
+pub struct Located {
+    pub base_lang: Option<Lang>,
+    /// The path relative to the namespace (`""`, `/events/12`), or `None` if outside it.
+    pub path: Option<String>,
+}
+
+/// Splits a raw path (and query, for `?rest_route=`) into language and namespace path.
+pub fn locate(raw_path: &str, query: &Params, site_path: &str, root: &str, namespace: &str) -> Located {
+    let mut path = collapse_slashes(raw_path);
+    if !site_path.is_empty() {
+        if let Some(rest) = strip_prefix_ci(&path, site_path) {
+            path = if rest.is_empty() { "/".to_string() } else { rest.to_string() };
+        }
+    }
+    let mut base_lang = None;
+    for lang in Lang::ALL {
+        let prefix = format!("/{}", lang.code());
+        if let Some(rest) = strip_prefix_ci(&path, &prefix) {
+            if rest.is_empty() || rest.starts_with('/') {
+                base_lang = Some(lang);
+                path = if rest.is_empty() { "/".to_string() } else { rest.to_string() };
+                break;
+            }
+        }
+    }
+    let route_path = if path == "/" || path.eq_ignore_ascii_case("/index.php") {
+        query.get("rest_route").and_then(Value::as_str).map(collapse_slashes)
+    } else {
+        strip_prefix_ci(&path, root).filter(|rest| rest.is_empty() || rest.starts_with('/')).map(str::to_string)
+    };
+    let path = route_path.and_then(|rest| {
+        let rest = rest.trim_end_matches('/');
+        let inside = strip_prefix_ci(rest, &format!("/{}", namespace.trim_matches('/')))?;
+        (inside.is_empty() || inside.starts_with('/')).then(|| inside.to_string())
+    });
+    Located { base_lang, path }
+}
+
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix).then(|| &text[prefix.len()..])
+}
+
+fn collapse_slashes(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if c == '/' && out.ends_with('/') {
+            continue;
+        }
+        out.push(c);
+    }
+    if !out.starts_with('/') {
+        out.insert(0, '/');
+    }
+    out
+}
+
+/// Decodes a path segment; invalid UTF-8 is replaced rather than refused.
+pub fn decode_segment(segment: &str) -> String {
+    percent_encoding::percent_decode_str(segment).decode_utf8_lossy().into_owned()
+}
+
+/// Parses a query string or form body the way PHP does: `a[]=1&a[]=2` is a list, `a[k]=v`
+/// a map, a repeated plain key keeps its last value.
+pub fn parse_form(text: &str) -> Params {
+    let mut params: Params = IndexMap::new();
+    for (key, value) in form_urlencoded::parse(text.as_bytes()) {
+        insert_form_pair(&mut params, &key, Value::String(value.into_owned()));
+    }
+    params
+}
+
+fn insert_form_pair(params: &mut Params, key: &str, value: Value) {
+    match key.find('[') {
+        Some(open) if key.ends_with(']') && open > 0 => {
+            let name = &key[..open];
+            let sub = &key[open + 1..key.len() - 1];
+            let sub = sub.split("][").next().unwrap_or("");
+            let entry = params.entry(name.to_string()).or_insert(Value::Null);
+            if sub.is_empty() {
+                match entry {
+                    Value::Array(items) => items.push(value),
+                    Value::Object(map) => {
+                        let index = map.len().to_string();
+                        map.insert(index, value);
+                    }
+                    _ => *entry = Value::Array(vec![value]),
+                }
+            } else {
+                if !entry.is_object() {
+                    let mut map = Map::new();
+                    if let Value::Array(items) = entry.take() {
+                        for (index, item) in items.into_iter().enumerate() {
+                            map.insert(index.to_string(), item);
+                        }
+                    }
+                    *entry = Value::Object(map);
+                }
+                if let Value::Object(map) = entry {
+                    map.insert(sub.to_string(), value);
+                }
+            }
+        }
+        _ => {
+            params.insert(key.to_string(), value);
+        }
+    }
+}
+
+/// Parses a request body by its content type. Bodies of other types are not read.
+pub async fn parse_body(headers: &HeaderMap, body: Bytes) -> Result<Params, ApiError> {
+    let content_type =
+        headers.get("content-type").and_then(|value| value.to_str().ok()).unwrap_or("").to_ascii_lowercase();
+    if body.is_empty() {
+        return Ok(IndexMap::new());
+    }
+    if content_type.starts_with("application/json") || content_type.contains("+json") {
+        let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::invalid_json("Syntax error"))?;
+        return Ok(match value {
+            Value::Object(map) => map.into_iter().collect(),
+            _ => IndexMap::new(),
+        });
+    }
+    if content_type.starts_with("application/x-www-form-urlencoded") {
+        return Ok(parse_form(&String::from_utf8_lossy(&body)));
+    }
+    if content_type.starts_with("multipart/form-data") {
+        return Ok(parse_multipart(&content_type, body).await);
+    }
+    Ok(IndexMap::new())
+}
+
+async fn parse_multipart(content_type: &str, body: Bytes) -> Params {
+    let mut params = IndexMap::new();
+    let Ok(boundary) = multer::parse_boundary(content_type) else {
+        return params;
+    };
+    let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(body) });
+    let mut multipart = multer::Multipart::new(stream, boundary);
+    while let Ok(Some(field)) = multipart.next_field().await {
+        let Some(name) = field.name().map(str::to_string) else { continue };
+        if field.file_name().is_some() {
+            continue;
+        }
+        if let Ok(text) = field.text().await {
+            insert_form_pair(&mut params, &name, Value::String(text));
+        }
+    }
+    params
+}
+
+/// The method a request is treated as: `_method` in the query, else `X-HTTP-Method-Override`.
+pub fn effective_method(method: &HttpMethod, query: &Params, headers: &HeaderMap) -> String {
+    if let Some(name) = query.get("_method").and_then(Value::as_str) {
+        return name.to_ascii_uppercase();
+    }
+    if let Some(name) = headers.get("x-http-method-override").and_then(|value| value.to_str().ok()) {
+        return name.trim().to_ascii_uppercase();
+    }
+    method.as_str().to_string()
+}
+
+/// Resolves the path to a route; `None` means `rest_no_route`.
+pub fn route_for(path: &str) -> Option<(&'static Route, Option<String>)> {
+    let (route, var) = match_route(path)?;
+    Some((route, var.map(|raw| decode_segment(&raw))))
+}
+
+/// Keeps only the fields `_fields` names (top-level names and dotted paths).
+pub fn filter_fields(body: &Value, fields: &str) -> Value {
+    let wanted: Vec<&str> = fields.split(',').map(str::trim).filter(|f| !f.is_empty()).collect();
+    match body {
+        Value::Array(items) => Value::Array(items.iter().map(|item| filter_fields(item, fields)).collect()),
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (key, value) in map {
+                let nested: Vec<&str> = wanted
+                    .iter()
+                    .filter_map(|field| match field.split_once('.') {
+                        Some((head, rest)) if head == key => Some(rest),
+                        _ => None,
+                    })
+                    .collect();
+                if wanted.contains(&key.as_str()) {
+                    out.insert(key.clone(), value.clone());
+                } else if !nested.is_empty() {
+                    out.insert(key.clone(), filter_fields(value, &nested.join(",")));
+                }
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Context for turning a reply into a response.
+pub struct Finish<'a> {
+    pub site_url: &'a str,
+    pub root: &'a str,
+    pub origin: Option<HeaderValue>,
+    pub head: bool,
+    pub allow: Option<String>,
+    pub fields: Option<String>,
+    pub envelope: bool,
+}
+
+/// Renders a reply with the standard headers of the CMS's REST layer.
+pub fn finish(reply: Reply, how: &Finish) -> Response<Body> {
+    let mut status = reply.status;
+    let mut body = match &how.fields {
+        Some(fields) if status < 400 => filter_fields(&reply.body, fields),
+        _ => reply.body,
+    };
+    if how.envelope {
+        let headers: Map<String, Value> =
+            reply.headers.iter().map(|(name, value)| (name.to_string(), json!(value))).collect();
+        body = json!({"body": body, "status": status, "headers": headers});
+        status = 200;
+    }
+    let bytes = if how.head { Vec::new() } else { serde_json::to_vec(&body).unwrap_or_default() };
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    let mut set = |name: &'static str, value: &str| {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            headers.append(name, value);
+        }
+    };
+    set("content-type", "application/json; charset=UTF-8");
+    set("x-robots-tag", "noindex");
+    set("x-content-type-options", "nosniff");
+    set("link", &format!("<{}{}/>; rel=\"https://api.w.org/\"", how.site_url, how.root));
+    set("access-control-expose-headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link");
+    set("access-control-allow-headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type");
+    if let Some(allow) = &how.allow {
+        set("allow", allow);
+    }
+    for (name, value) in &reply.headers {
+        set(name, value);
+    }
+    if let Some(origin) = &how.origin {
+        headers.insert("access-control-allow-origin", origin.clone());
+        headers
+            .insert("access-control-allow-methods", HeaderValue::from_static("OPTIONS, GET, POST, PUT, PATCH, DELETE"));
+        headers.insert("access-control-allow-credentials", HeaderValue::from_static("true"));
+    }
+    headers.insert("vary", HeaderValue::from_static("Origin"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_languages_roots_and_rest_route() {
+        let none = IndexMap::new();
+        let located = locate("/fr/wp-json/calendar/events/v1/events/", &none, "", "/wp-json", "calendar/events/v1");
+        assert_eq!(located.base_lang, Some(Lang::Fr));
+        assert_eq!(located.path.as_deref(), Some("/events"));
+        let located = locate("/wp-json//calendar/events/v1//Events", &none, "", "/wp-json", "calendar/events/v1");
+        assert_eq!(located.path.as_deref(), Some("/Events"));
+        let query = parse_form("rest_route=/calendar/events/v1/events");
+        let located = locate("/", &query, "", "/wp-json", "calendar/events/v1");
+        assert_eq!(located.path.as_deref(), Some("/events"));
+        assert!(locate("/wp-json/other/v1", &none, "", "/wp-json", "calendar/events/v1").path.is_none());
+        assert_eq!(
+            locate("/wp-json/calendar/events/v1", &none, "", "/wp-json", "calendar/events/v1").path.as_deref(),
+            Some("")
+        );
+    }
+
+    #[test]
+    fn parses_php_style_forms() {
+        let params = parse_form("a[]=1&a[]=2&b[x]=y&c=1&c=2");
+        assert_eq!(params["a"], json!(["1", "2"]));
+        assert_eq!(params["b"], json!({"x": "y"}));
+        assert_eq!(params["c"], json!("2"));
+    }
+
+    #[test]
+    fn filters_fields() {
+        let body = json!({"id": 1, "title": "x", "venue": {"id": 2, "city": "y"}});
+        assert_eq!(filter_fields(&body, "id,venue.city"), json!({"id": 1, "venue": {"city": "y"}}));
+    }
+}

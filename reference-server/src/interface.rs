@@ -1,0 +1,606 @@
+//! The interface as data: every route, the methods on it, and every argument each takes.
+//!
+//! This table is the one description of the interface. The router dispatches from it, argument
+//! validation reads its types and rules, the namespace index and `/doc` are generated from it,
+//! and the conformance runner's coverage report counts cases against it.
+
+/// A JSON Schema type of an argument, as the CMS's REST layer checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    /// A list, given as a JSON array, repeated `key[]=` pairs or a comma-separated string.
+    Array(Item),
+    /// No type check (the interface calls these "untyped").
+    Untyped,
+}
+
+/// The element type of an array argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    Integer,
+    String,
+}
+
+impl Ty {
+    /// The name the CMS uses in "… is not of type X." messages and in schemas.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Ty::String => Some("string"),
+            Ty::Integer => Some("integer"),
+            Ty::Number => Some("number"),
+            Ty::Boolean => Some("boolean"),
+            Ty::Array(_) => Some("array"),
+            Ty::Untyped => None,
+        }
+    }
+}
+
+/// The validation rule an argument's value must pass (before its type is checked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    None,
+    PositiveInt,
+    PositiveIntList,
+    /// A date a person would type (see `dates`).
+    Time,
+    /// A non-empty string.
+    NonEmpty,
+    /// Any string, empty included.
+    StringOrEmpty,
+    UserId,
+    PostStatus,
+    /// A status list for archives: what is allowed depends on the user.
+    StatusList,
+    EventId,
+    VenueIdList,
+    OrganizerIdList,
+    /// Existing categories, by ID or slug, as a list.
+    CategoryList,
+    /// Existing tags, by ID or slug, as a list.
+    TagList,
+    /// Existing terms of the route's own taxonomy, by ID or slug.
+    TermList,
+    TimezoneOrEmpty,
+    Image,
+    ImageOrEmpty,
+    Url,
+    UrlOrEmpty,
+    /// An event's `venue`: empty, IDs, `{id}` or inline venue data.
+    VenueEntry,
+    /// An event's `organizer`: empty, IDs, `{id}` objects or inline organizer data, or lists of those.
+    OrganizerEntry,
+    /// The `ticketed` filter: truthy needs the ticketing feature.
+    Ticketed,
+    Boolean,
+}
+
+/// A default value as the interface states it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Default {
+    Int(i64),
+    Bool(bool),
+    Text(&'static str),
+    Null,
+    /// Computed per request (the events list's date window).
+    Computed(&'static str),
+}
+
+/// One argument of one route and method.
+#[derive(Clone, Copy, Debug)]
+pub struct Arg {
+    pub name: &'static str,
+    pub ty: Ty,
+    pub required: bool,
+    pub default: Option<Default>,
+    pub rule: Rule,
+    /// Allowed values, when the interface lists them.
+    pub choices: &'static [&'static str],
+    /// Needs an optional feature of the server (`geoloc`, `tickets`).
+    pub feature: Option<&'static str>,
+    /// Whether the CMS enforces `ty` (some arguments only document a type).
+    pub enforced: bool,
+    /// English description; `doc` translates it.
+    pub description: &'static str,
+}
+
+const fn arg(name: &'static str, ty: Ty, rule: Rule, description: &'static str) -> Arg {
+    Arg { name, ty, required: false, default: None, rule, choices: &[], feature: None, enforced: true, description }
+}
+
+/// The type is documented but not checked: the rule alone decides.
+const fn loose(mut a: Arg) -> Arg {
+    a.enforced = false;
+    a
+}
+
+const fn required(mut a: Arg) -> Arg {
+    a.required = true;
+    a
+}
+
+const fn default(mut a: Arg, value: Default) -> Arg {
+    a.default = Some(value);
+    a
+}
+
+const fn feature(mut a: Arg, name: &'static str) -> Arg {
+    a.feature = Some(name);
+    a
+}
+
+/// The resource family a route belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Resource {
+    Index,
+    Doc,
+    Events,
+    Venues,
+    Organizers,
+    Categories,
+    Tags,
+}
+
+impl Resource {
+    /// The path segment of the collection (`events`, …).
+    pub fn segment(self) -> &'static str {
+        match self {
+            Resource::Index => "",
+            Resource::Doc => "doc",
+            Resource::Events => "events",
+            Resource::Venues => "venues",
+            Resource::Organizers => "organizers",
+            Resource::Categories => "categories",
+            Resource::Tags => "tags",
+        }
+    }
+
+    /// Events, venues and organizers are posts; categories and tags are terms.
+    pub fn is_term(self) -> bool {
+        matches!(self, Resource::Categories | Resource::Tags)
+    }
+}
+
+/// How a route addresses its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The namespace index or `/doc`.
+    Fixed,
+    Collection,
+    ById,
+    BySlug,
+}
+
+/// What a method does on a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Index,
+    Doc,
+    List,
+    Create,
+    Read,
+    Update,
+    Delete,
+}
+
+/// HTTP methods the interface uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Method> {
+        match text.to_ascii_uppercase().as_str() {
+            "GET" | "HEAD" => Some(Method::Get),
+            "POST" => Some(Method::Post),
+            "PUT" => Some(Method::Put),
+            "PATCH" => Some(Method::Patch),
+            "DELETE" => Some(Method::Delete),
+            _ => None,
+        }
+    }
+}
+
+/// One route of the interface.
+#[derive(Clone, Copy, Debug)]
+pub struct Route {
+    pub resource: Resource,
+    pub target: Target,
+    /// The path as the interface document writes it, e.g. `/events/<id>`.
+    pub path: &'static str,
+    /// Methods and the operation each performs, in registration order.
+    pub methods: &'static [(Method, Op)],
+}
+
+impl Route {
+    pub fn op(&self, method: Method) -> Option<Op> {
+        self.methods.iter().find(|(m, _)| *m == method).map(|(_, op)| *op)
+    }
+
+    /// The arguments of one method of this route (the language parameter aside).
+    pub fn args(&self, method: Method) -> Vec<Arg> {
+        match self.op(method) {
+            Some(op) => args(self.resource, self.target, op),
+            None => Vec::new(),
+        }
+    }
+
+    /// The path with `{id}` / `{slug}` placeholders, as OpenAPI writes it.
+    pub fn openapi_path(&self) -> String {
+        self.path.replace("<id>", "{id}").replace("<slug>", "{slug}")
+    }
+
+    /// The route as the CMS registers it: a regular expression.
+    pub fn pattern(&self) -> String {
+        self.path.replace("<id>", r"(?P<id>\d+)").replace("<slug>", r"(?P<slug>[^/]+)")
+    }
+}
+
+const COLLECTION: &[(Method, Op)] = &[(Method::Get, Op::List), (Method::Post, Op::Create)];
+const SINGLE: &[(Method, Op)] = &[
+    (Method::Get, Op::Read),
+    (Method::Delete, Op::Delete),
+    (Method::Post, Op::Update),
+    (Method::Put, Op::Update),
+    (Method::Patch, Op::Update),
+];
+
+/// Every route of the interface (§4.1), in the order the real plugin registers them.
+pub const ROUTES: &[Route] = &[
+    Route { resource: Resource::Index, target: Target::Fixed, path: "", methods: &[(Method::Get, Op::Index)] },
+    Route { resource: Resource::Doc, target: Target::Fixed, path: "/doc", methods: &[(Method::Get, Op::Doc)] },
+    Route { resource: Resource::Events, target: Target::Collection, path: "/events", methods: COLLECTION },
+    Route { resource: Resource::Events, target: Target::ById, path: "/events/<id>", methods: SINGLE },
+    Route { resource: Resource::Events, target: Target::BySlug, path: "/events/by-slug/<slug>", methods: SINGLE },
+    Route { resource: Resource::Venues, target: Target::Collection, path: "/venues", methods: COLLECTION },
+    Route { resource: Resource::Venues, target: Target::ById, path: "/venues/<id>", methods: SINGLE },
+    Route { resource: Resource::Venues, target: Target::BySlug, path: "/venues/by-slug/<slug>", methods: SINGLE },
+    Route { resource: Resource::Organizers, target: Target::Collection, path: "/organizers", methods: COLLECTION },
+    Route { resource: Resource::Organizers, target: Target::ById, path: "/organizers/<id>", methods: SINGLE },
+    Route {
+        resource: Resource::Organizers,
+        target: Target::BySlug,
+        path: "/organizers/by-slug/<slug>",
+        methods: SINGLE,
+    },
+    Route { resource: Resource::Categories, target: Target::Collection, path: "/categories", methods: COLLECTION },
+    Route { resource: Resource::Categories, target: Target::ById, path: "/categories/<id>", methods: SINGLE },
+    Route { resource: Resource::Tags, target: Target::Collection, path: "/tags", methods: COLLECTION },
+    Route { resource: Resource::Tags, target: Target::ById, path: "/tags/<id>", methods: SINGLE },
+];
+
+use Item as I;
+use Rule as R;
+use Ty as T;
+
+const INT_LIST: Ty = T::Array(I::Integer);
+
+const PAGE: Arg = default(arg("page", T::Integer, R::PositiveInt, "The archive page to return."), Default::Int(1));
+const PER_PAGE: Arg = default(
+    arg("per_page", T::Integer, R::PositiveInt, "The number of items to return per page (at most 50)."),
+    Default::Int(10),
+);
+
+/// Arguments of the events list (§4.2).
+pub const EVENT_LIST_ARGS: &[Arg] = &[
+    PAGE,
+    PER_PAGE,
+    default(
+        arg("start_date", T::Untyped, R::Time, "Events that start on or after this date."),
+        Default::Computed("today 00:00:00"),
+    ),
+    default(
+        arg("end_date", T::Untyped, R::Time, "Events that end on or before this date."),
+        Default::Computed("two years from today 23:59:59"),
+    ),
+    arg("search", T::String, R::NonEmpty, "Events whose title or description contains this text."),
+    loose(arg("categories", INT_LIST, R::CategoryList, "Events in any of these categories (IDs or slugs).")),
+    loose(arg("tags", INT_LIST, R::TagList, "Events with any of these tags (IDs or slugs).")),
+    loose(arg("venue", INT_LIST, R::VenueIdList, "Events at any of these venues (IDs).")),
+    loose(arg("organizer", INT_LIST, R::OrganizerIdList, "Events by any of these organizers (IDs).")),
+    arg("featured", T::Boolean, R::None, "Only featured events (true) or only events that are not (false)."),
+    feature(arg("geoloc", T::Boolean, R::None, "Only events whose venue has coordinates."), "geoloc"),
+    feature(loose(arg("geoloc_lat", T::Number, R::None, "Latitude to search around; needs geoloc_lng.")), "geoloc"),
+    feature(loose(arg("geoloc_lng", T::Number, R::None, "Longitude to search around; needs geoloc_lat.")), "geoloc"),
+    loose(arg("status", T::String, R::StatusList, "Event post status, or a comma-separated list of them.")),
+    arg("post_parent", T::Integer, R::EventId, "Events whose parent event is this ID."),
+    loose(arg("include", INT_LIST, R::PositiveIntList, "Only these event IDs; date filters are ignored.")),
+    arg("starts_before", T::Untyped, R::Time, "Events that start before this date."),
+    arg("starts_after", T::Untyped, R::Time, "Events that start after this date."),
+    arg("ends_before", T::Untyped, R::Time, "Events that end before this date."),
+    arg("ends_after", T::Untyped, R::Time, "Events that end after this date."),
+    default(
+        arg(
+            "strict_dates",
+            T::Untyped,
+            R::NonEmpty,
+            "Apply date filters at the exact times given instead of whole days.",
+        ),
+        Default::Text("false"),
+    ),
+    feature(arg("ticketed", T::Boolean, R::Ticketed, "Only events with tickets (true) or without (false)."), "tickets"),
+];
+
+/// Arguments of the venue and organizer lists (§4.3).
+pub const LINKED_LIST_ARGS: &[Arg] = &[
+    PAGE,
+    PER_PAGE,
+    arg("search", T::String, R::NonEmpty, "Items whose title, description or details contain this text."),
+    arg("event", T::Integer, R::EventId, "Items linked to this event ID."),
+    arg("has_events", T::Untyped, R::None, "Only items linked to events (true) or to none (false)."),
+    default(
+        arg("only_with_upcoming", T::Untyped, R::None, "Only items linked to upcoming events."),
+        Default::Bool(false),
+    ),
+    arg("status", T::String, R::StatusList, "Post status, or a comma-separated list of them."),
+];
+
+/// Arguments of the category and tag lists (§4.4); `parent` is for categories only.
+pub fn term_list_args(resource: Resource) -> Vec<Arg> {
+    let mut args = vec![
+        PAGE,
+        PER_PAGE,
+        arg("search", T::String, R::NonEmpty, "Terms whose name or slug contains this text."),
+        loose(arg("exclude", INT_LIST, R::TermList, "Term IDs (or slugs) to leave out.")),
+        loose(arg("include", INT_LIST, R::TermList, "Only these term IDs (or slugs).")),
+        arg("order", T::String, R::NonEmpty, "Sort direction: asc or desc."),
+        arg(
+            "orderby",
+            T::String,
+            R::NonEmpty,
+            "Term attribute to sort by: name, slug, id, count, description, parent.",
+        ),
+        default(arg("hide_empty", T::Boolean, R::None, "Hide terms not assigned to any event."), Default::Bool(true)),
+    ];
+    if resource == Resource::Categories {
+        args.push(arg("parent", T::Integer, R::TermList, "Only the direct children of this category."));
+    }
+    args.extend([
+        arg("post", T::Integer, R::EventId, "Terms assigned to this event ID."),
+        arg("event", T::Integer, R::EventId, "Terms assigned to this event ID (alias of post; wins over it)."),
+        arg("slug", T::String, R::NonEmpty, "Terms with this slug."),
+    ]);
+    args
+}
+
+/// Write fields of an event (§2.1), plus the reference server's own `password` (and `ticketed`).
+pub const EVENT_FIELDS: &[Arg] = &[
+    arg("author", T::Integer, R::UserId, "The ID of the event's author."),
+    arg("date", T::String, R::Time, "The publication date."),
+    arg("date_utc", T::String, R::Time, "The publication date in UTC."),
+    required(arg("title", T::String, R::NonEmpty, "The event title.")),
+    arg("description", T::String, R::NonEmpty, "The event description (HTML allowed)."),
+    arg("slug", T::String, R::NonEmpty, "The event slug."),
+    arg("excerpt", T::String, R::NonEmpty, "The event excerpt."),
+    arg("status", T::String, R::PostStatus, "The post status."),
+    arg("timezone", T::String, R::TimezoneOrEmpty, "The event time zone: an IANA name or UTC±N."),
+    default(arg("all_day", T::Boolean, R::None, "Whether the event lasts all day."), Default::Bool(false)),
+    required(arg("start_date", T::String, R::Time, "The start date and time.")),
+    required(arg("end_date", T::String, R::Time, "The end date and time.")),
+    arg("image", T::String, R::Image, "The featured image: an image ID or an image URL."),
+    loose(arg("cost", T::Untyped, R::None, "The cost: a text, a number or a list of them.")),
+    default(loose(arg("website", T::Untyped, R::UrlOrEmpty, "The event website URL.")), Default::Null),
+    arg("show_map", T::Boolean, R::None, "Whether to show a map."),
+    arg("show_map_link", T::Boolean, R::None, "Whether to show a map link."),
+    arg("hide_from_listings", T::Boolean, R::None, "Whether to hide the event from lists."),
+    arg("sticky", T::Boolean, R::None, "Whether the event sticks to the top of the month view."),
+    arg("featured", T::Boolean, R::None, "Whether the event is featured."),
+    default(loose(arg("categories", INT_LIST, R::None, "Category IDs or names.")), Default::Null),
+    default(loose(arg("tags", INT_LIST, R::None, "Tag IDs or names.")), Default::Null),
+    default(loose(arg("venue", INT_LIST, R::VenueEntry, "A venue ID or the data of a venue.")), Default::Null),
+    default(loose(arg("organizer", INT_LIST, R::OrganizerEntry, "Organizer IDs or organizer data.")), Default::Null),
+    arg("password", T::String, R::StringOrEmpty, "A password that protects the event (reference server)."),
+    feature(arg("ticketed", T::Boolean, R::None, "Whether the event has tickets (reference server)."), "tickets"),
+];
+
+/// Write fields of a venue (§2.2), plus coordinates for the geolocation filters.
+pub const VENUE_FIELDS: &[Arg] = &[
+    arg("author", T::Integer, R::UserId, "The ID of the venue's author."),
+    arg("date", T::String, R::Time, "The publication date."),
+    arg("date_utc", T::String, R::Time, "The publication date in UTC."),
+    required(arg("venue", T::String, R::NonEmpty, "The venue name.")),
+    default(arg("description", T::String, R::StringOrEmpty, "The venue description."), Default::Null),
+    arg("status", T::String, R::PostStatus, "The post status."),
+    default(arg("show_map", T::String, R::None, "Whether events at the venue show a map."), Default::Null),
+    default(arg("show_map_link", T::String, R::None, "Whether events at the venue show a map link."), Default::Null),
+    default(arg("address", T::String, R::StringOrEmpty, "The street address."), Default::Null),
+    default(arg("city", T::String, R::StringOrEmpty, "The city."), Default::Null),
+    default(arg("country", T::String, R::StringOrEmpty, "The country."), Default::Null),
+    default(arg("province", T::String, R::StringOrEmpty, "The province."), Default::Null),
+    default(arg("state", T::String, R::StringOrEmpty, "The state."), Default::Null),
+    default(arg("zip", T::String, R::StringOrEmpty, "The ZIP or postal code."), Default::Null),
+    default(arg("phone", T::String, R::StringOrEmpty, "The phone number."), Default::Null),
+    default(arg("stateprovince", T::String, R::StringOrEmpty, "The state or province."), Default::Null),
+    default(arg("website", T::String, R::UrlOrEmpty, "The venue website URL."), Default::Null),
+    default(
+        arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL."),
+        Default::Null,
+    ),
+    feature(arg("geo_lat", T::Number, R::None, "Latitude of the venue (reference server)."), "geoloc"),
+    feature(arg("geo_lng", T::Number, R::None, "Longitude of the venue (reference server)."), "geoloc"),
+];
+
+/// Write fields of an organizer (§2.3).
+pub const ORGANIZER_FIELDS: &[Arg] = &[
+    default(arg("author", T::Integer, R::UserId, "The ID of the organizer's author."), Default::Null),
+    default(arg("date", T::String, R::Time, "The publication date."), Default::Null),
+    default(arg("date_utc", T::String, R::Time, "The publication date in UTC."), Default::Null),
+    required(default(arg("organizer", T::String, R::NonEmpty, "The organizer name."), Default::Null)),
+    default(arg("description", T::String, R::StringOrEmpty, "The organizer description."), Default::Null),
+    default(arg("status", T::String, R::PostStatus, "The post status."), Default::Null),
+    default(arg("phone", T::String, R::StringOrEmpty, "The phone number."), Default::Null),
+    default(arg("website", T::String, R::UrlOrEmpty, "The organizer website URL."), Default::Null),
+    default(arg("email", T::String, R::StringOrEmpty, "The e-mail address."), Default::Null),
+    default(
+        arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL."),
+        Default::Null,
+    ),
+];
+
+/// Write fields of a category (§2.4) or tag (§2.5).
+pub fn term_fields(resource: Resource) -> Vec<Arg> {
+    let mut fields = vec![
+        required(arg("name", T::String, R::NonEmpty, "The term name.")),
+        arg("description", T::String, R::NonEmpty, "The term description."),
+        arg("slug", T::String, R::NonEmpty, "The term slug."),
+    ];
+    if resource == Resource::Categories {
+        fields.push(arg("parent", T::Integer, R::TermList, "The parent category ID."));
+    }
+    fields
+}
+
+/// The write fields of a post resource.
+pub fn post_fields(resource: Resource) -> &'static [Arg] {
+    match resource {
+        Resource::Events => EVENT_FIELDS,
+        Resource::Venues => VENUE_FIELDS,
+        Resource::Organizers => ORGANIZER_FIELDS,
+        _ => &[],
+    }
+}
+
+/// The arguments of one operation, in the order they are validated and documented.
+pub fn args(resource: Resource, target: Target, op: Op) -> Vec<Arg> {
+    let single = |target: Target| match target {
+        Target::BySlug => vec![required(arg("slug", T::String, R::None, "The slug of the item."))],
+        _ => vec![required(arg("id", T::Integer, R::None, "The ID of the item."))],
+    };
+    let password = arg("password", T::String, R::NonEmpty, "The event password, for a password-protected event.");
+    let context =
+        arg("context", T::String, R::None, "`edit` shows a password-protected event to users who may edit it.");
+    match (resource, op) {
+        (Resource::Index, _) => vec![
+            default(arg("namespace", T::String, R::None, "The namespace to describe."), Default::Text("")),
+            default(
+                arg("context", T::String, R::None, "The scope of the answer: view or help."),
+                Default::Text("view"),
+            ),
+        ],
+        (Resource::Doc, _) => Vec::new(),
+        (Resource::Events, Op::List) => EVENT_LIST_ARGS.to_vec(),
+        (Resource::Venues | Resource::Organizers, Op::List) => LINKED_LIST_ARGS.to_vec(),
+        (Resource::Categories | Resource::Tags, Op::List) => term_list_args(resource),
+        (Resource::Categories | Resource::Tags, Op::Create) => term_fields(resource),
+        (Resource::Categories | Resource::Tags, Op::Update) => {
+            let mut all = single(target);
+            all.extend(term_fields(resource).into_iter().map(optional));
+            all
+        }
+        (_, Op::Create) => post_fields(resource).to_vec(),
+        (_, Op::Update) => {
+            // By slug, the path's slug finds the item and a body `slug` renames it (Part A 32).
+            let mut all = single(target);
+            all.extend(post_fields(resource).iter().copied().map(optional));
+            all
+        }
+        (Resource::Events, Op::Read) => {
+            let mut all = single(target);
+            all.extend([password, context]);
+            all
+        }
+        (Resource::Events, Op::Delete) if target == Target::ById => {
+            let mut all = single(target);
+            all.push(password);
+            all
+        }
+        (_, Op::Read | Op::Delete) => single(target),
+        _ => Vec::new(),
+    }
+}
+
+/// Update arguments are never required, and carry no default (updates are partial).
+fn optional(mut a: Arg) -> Arg {
+    a.required = false;
+    a.default = None;
+    a
+}
+
+/// The language codes the interface accepts.
+pub const LANGUAGES: &[&str] = &["en", "fr", "de", "es"];
+
+/// The post statuses the CMS registers (what `status` accepts).
+pub const POST_STATUSES: &[&str] =
+    &["publish", "future", "draft", "pending", "private", "trash", "auto-draft", "inherit"];
+
+/// Finds the route and path variables for a path relative to the namespace (no trailing slash).
+pub fn match_route(path: &str) -> Option<(&'static Route, Option<String>)> {
+    let segments: Vec<&str> =
+        if path.is_empty() { Vec::new() } else { path.trim_start_matches('/').split('/').collect() };
+    for route in ROUTES {
+        let pattern: Vec<&str> =
+            if route.path.is_empty() { Vec::new() } else { route.path.trim_start_matches('/').split('/').collect() };
+        if pattern.len() != segments.len() {
+            continue;
+        }
+        let mut variable = None;
+        let matched = pattern.iter().zip(&segments).all(|(want, got)| match *want {
+            "<id>" => {
+                let ok = !got.is_empty() && got.bytes().all(|b| b.is_ascii_digit());
+                if ok {
+                    variable = Some(got.to_string());
+                }
+                ok
+            }
+            "<slug>" => {
+                let ok = !got.is_empty();
+                if ok {
+                    variable = Some(got.to_string());
+                }
+                ok
+            }
+            literal => literal.eq_ignore_ascii_case(got),
+        });
+        if matched {
+            return Some((route, variable));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_routes_and_variables() {
+        let (route, var) = match_route("/events/12").unwrap();
+        assert_eq!((route.resource, route.target, var.as_deref()), (Resource::Events, Target::ById, Some("12")));
+        let (route, var) = match_route("/Events/By-Slug/jazz").unwrap();
+        assert_eq!((route.target, var.as_deref()), (Target::BySlug, Some("jazz")));
+        assert_eq!(match_route("").unwrap().0.resource, Resource::Index);
+        assert!(match_route("/events/abc").is_none());
+        assert!(match_route("/events/-1").is_none());
+        assert!(match_route("/categories/by-slug/x").is_none());
+        assert!(match_route("/nope").is_none());
+    }
+
+    #[test]
+    fn every_route_has_args_for_every_method() {
+        for route in ROUTES {
+            for (method, op) in route.methods {
+                let args = route.args(*method);
+                if matches!(op, Op::Read | Op::Update | Op::Delete) {
+                    assert!(args.iter().any(|a| a.required && (a.name == "id" || a.name == "slug")), "{}", route.path);
+                }
+            }
+        }
+    }
+}

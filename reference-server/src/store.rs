@@ -1,0 +1,300 @@
+//! The in-memory store: records, ID allocation and the indexes that keep lists fast.
+//!
+//! Nothing here knows HTTP. Events are indexed by UTC start (lists walk that order), and the
+//! links between events and venues, organizers and terms are kept in both directions so no
+//! filter has to scan every event.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use chrono::NaiveDateTime;
+use parking_lot::RwLock;
+
+use crate::model::{Event, Id, Image, ImageMeta, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
+
+/// The shared store: one lock, read for reads and write for writes.
+#[derive(Default)]
+pub struct Store {
+    data: RwLock<Data>,
+}
+
+impl Store {
+    pub fn new(data: Data) -> Store {
+        Store { data: RwLock::new(data) }
+    }
+
+    pub fn read(&self) -> parking_lot::RwLockReadGuard<'_, Data> {
+        self.data.read()
+    }
+
+    pub fn write(&self) -> parking_lot::RwLockWriteGuard<'_, Data> {
+        self.data.write()
+    }
+}
+
+/// Which slug namespace a slug lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SlugKind {
+    Event,
+    Venue,
+    Organizer,
+    Category,
+    Tag,
+}
+
+impl From<Taxonomy> for SlugKind {
+    fn from(taxonomy: Taxonomy) -> SlugKind {
+        match taxonomy {
+            Taxonomy::Category => SlugKind::Category,
+            Taxonomy::Tag => SlugKind::Tag,
+        }
+    }
+}
+
+/// Everything the server knows.
+#[derive(Default)]
+pub struct Data {
+    next_post_id: Id,
+    next_term_id: Id,
+    kinds: HashMap<Id, PostKind>,
+    pub events: HashMap<Id, Event>,
+    /// Every event by (UTC start, ID): the order of the events list.
+    pub events_by_start: BTreeSet<(NaiveDateTime, Id)>,
+    pub venues: BTreeMap<Id, Venue>,
+    pub organizers: BTreeMap<Id, Organizer>,
+    pub terms: BTreeMap<Id, Term>,
+    pub images: HashMap<Id, Image>,
+    slugs: HashMap<(SlugKind, Lang, Box<str>), Id>,
+    pub venue_events: HashMap<Id, BTreeSet<Id>>,
+    pub organizer_events: HashMap<Id, BTreeSet<Id>>,
+    pub term_events: HashMap<Id, BTreeSet<Id>>,
+    pub parent_events: HashMap<Id, BTreeSet<Id>>,
+}
+
+impl Data {
+    /// The store of a freshly installed site: the CMS's own first three posts (a post, a page
+    /// and the privacy page, IDs 1 to 3) and two sample images in the media library (IDs 4
+    /// and 5), so image IDs work out of the box. Calendar items start at ID 6.
+    pub fn fresh_site(site_url: &str) -> Data {
+        let mut data = Data::default();
+        for _ in 0..3 {
+            let id = data.allocate_post_id();
+            data.kinds.insert(id, PostKind::Page);
+        }
+        for (name, width, height, filesize) in
+            [("sample-landscape", 1200, 800, 184_320), ("sample-square", 600, 600, 73_728)]
+        {
+            let id = data.allocate_post_id();
+            let base = format!("{site_url}/wp-content/uploads/{name}");
+            let sizes = vec![
+                (
+                    "medium",
+                    300,
+                    300 * height / width,
+                    filesize / 8,
+                    format!("{base}-300x{}.png", 300 * height / width).into(),
+                ),
+                ("thumbnail", 150, 150, filesize / 16, format!("{base}-150x150.png").into()),
+            ];
+            data.put_image(Image {
+                id,
+                url: format!("{base}.png").into(),
+                extension: "png".into(),
+                meta: Some(ImageMeta { width, height, filesize, sizes }),
+            });
+        }
+        data
+    }
+
+    /// Reserves the next post ID (events, venues, organizers and images share them).
+    pub fn allocate_post_id(&mut self) -> Id {
+        self.next_post_id += 1;
+        self.next_post_id
+    }
+
+    pub fn allocate_term_id(&mut self) -> Id {
+        self.next_term_id += 1;
+        self.next_term_id
+    }
+
+    pub fn kind(&self, id: Id) -> Option<PostKind> {
+        self.kinds.get(&id).copied()
+    }
+
+    // ----- slugs -----
+
+    pub fn slug_owner(&self, kind: SlugKind, lang: Lang, slug: &str) -> Option<Id> {
+        self.slugs.get(&(kind, lang, Box::from(slug))).copied()
+    }
+
+    /// `wanted`, or `wanted-2`, `wanted-3`… whichever is free for this kind and language
+    /// (an item keeps its own slug).
+    pub fn unique_slug(&self, kind: SlugKind, lang: Lang, wanted: &str, own: Option<Id>) -> String {
+        let free = |slug: &str| match self.slug_owner(kind, lang, slug) {
+            None => true,
+            Some(owner) => Some(owner) == own,
+        };
+        if wanted.is_empty() || free(wanted) {
+            return wanted.to_string();
+        }
+        (2..).map(|n| format!("{wanted}-{n}")).find(|slug| free(slug)).unwrap_or_default()
+    }
+
+    fn set_slug(&mut self, kind: SlugKind, lang: Lang, old: &str, new: &str, id: Id) {
+        if !old.is_empty() && self.slug_owner(kind, lang, old) == Some(id) {
+            self.slugs.remove(&(kind, lang, Box::from(old)));
+        }
+        if !new.is_empty() {
+            self.slugs.insert((kind, lang, Box::from(new)), id);
+        }
+    }
+
+    // ----- events -----
+
+    /// Inserts or replaces an event, keeping every index in step.
+    pub fn put_event(&mut self, event: Event) {
+        let id = event.post.id;
+        let old = self.events.remove(&id);
+        if let Some(old) = &old {
+            self.unlink_event(old);
+        }
+        self.kinds.insert(id, PostKind::Event);
+        let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
+        self.set_slug(SlugKind::Event, event.post.lang, &old_slug, &event.post.slug, id);
+        self.events_by_start.insert((event.start_utc, id));
+        if let Some(venue) = event.venue {
+            self.venue_events.entry(venue).or_default().insert(id);
+        }
+        for organizer in &event.organizers {
+            self.organizer_events.entry(*organizer).or_default().insert(id);
+        }
+        for term in event.categories.iter().chain(&event.tags) {
+            self.term_events.entry(*term).or_default().insert(id);
+        }
+        if let Some(parent) = event.parent {
+            self.parent_events.entry(parent).or_default().insert(id);
+        }
+        let mut touched: Vec<Id> = event.categories.iter().chain(&event.tags).copied().collect();
+        if let Some(old) = &old {
+            touched.extend(old.categories.iter().chain(&old.tags));
+        }
+        self.events.insert(id, event);
+        self.recount(&touched);
+    }
+
+    fn unlink_event(&mut self, event: &Event) {
+        let id = event.post.id;
+        self.events_by_start.remove(&(event.start_utc, id));
+        if let Some(venue) = event.venue {
+            remove_link(&mut self.venue_events, venue, id);
+        }
+        for organizer in &event.organizers {
+            remove_link(&mut self.organizer_events, *organizer, id);
+        }
+        for term in event.categories.iter().chain(&event.tags) {
+            remove_link(&mut self.term_events, *term, id);
+        }
+        if let Some(parent) = event.parent {
+            remove_link(&mut self.parent_events, parent, id);
+        }
+    }
+
+    /// Recomputes the published-event counts of these terms.
+    fn recount(&mut self, terms: &[Id]) {
+        for term in terms {
+            let count = self.term_events.get(term).map_or(0, |events| {
+                events.iter().filter(|id| self.events.get(id).is_some_and(|e| e.post.status == Status::Publish)).count()
+                    as u64
+            });
+            if let Some(term) = self.terms.get_mut(term) {
+                term.count = count;
+            }
+        }
+    }
+
+    // ----- venues and organizers -----
+
+    pub fn put_venue(&mut self, venue: Venue) {
+        let id = venue.post.id;
+        let old_slug = self.venues.get(&id).map(|v| v.post.slug.to_string()).unwrap_or_default();
+        self.kinds.insert(id, PostKind::Venue);
+        self.set_slug(SlugKind::Venue, venue.post.lang, &old_slug, &venue.post.slug, id);
+        self.venues.insert(id, venue);
+    }
+
+    pub fn put_organizer(&mut self, organizer: Organizer) {
+        let id = organizer.post.id;
+        let old_slug = self.organizers.get(&id).map(|o| o.post.slug.to_string()).unwrap_or_default();
+        self.kinds.insert(id, PostKind::Organizer);
+        self.set_slug(SlugKind::Organizer, organizer.post.lang, &old_slug, &organizer.post.slug, id);
+        self.organizers.insert(id, organizer);
+    }
+
+    pub fn put_image(&mut self, image: Image) {
+        self.kinds.insert(image.id, PostKind::Image);
+        self.images.insert(image.id, image);
+    }
+
+    // ----- terms -----
+
+    pub fn put_term(&mut self, term: Term) {
+        let id = term.id;
+        let kind = SlugKind::from(term.taxonomy);
+        let old_slug = self.terms.get(&id).map(|t| t.slug.to_string()).unwrap_or_default();
+        self.set_slug(kind, term.lang, &old_slug, &term.slug, id);
+        self.terms.insert(id, term);
+        self.recount(&[id]);
+    }
+
+    /// Deletes a term for good: events lose it and its children move to the top level.
+    pub fn delete_term(&mut self, id: Id) -> Option<Term> {
+        let term = self.terms.remove(&id)?;
+        self.slugs.remove(&(SlugKind::from(term.taxonomy), term.lang, term.slug.clone()));
+        for event_id in self.term_events.remove(&id).unwrap_or_default() {
+            if let Some(event) = self.events.get_mut(&event_id) {
+                event.categories.retain(|t| *t != id);
+                event.tags.retain(|t| *t != id);
+            }
+        }
+        for child in self.terms.values_mut().filter(|t| t.parent == id) {
+            child.parent = 0;
+        }
+        Some(term)
+    }
+
+    /// Finds a term of a taxonomy by ID or, failing that, by slug (any language first the
+    /// request's own).
+    pub fn find_term(&self, taxonomy: Taxonomy, lang: Lang, key: &str) -> Option<Id> {
+        let key = key.trim();
+        if let Some(id) = self.slug_owner(SlugKind::from(taxonomy), lang, key) {
+            return Some(id);
+        }
+        if let Ok(id) = key.parse::<Id>() {
+            if self.terms.get(&id).is_some_and(|t| t.taxonomy == taxonomy) {
+                return Some(id);
+            }
+        }
+        Lang::ALL.into_iter().find_map(|other| self.slug_owner(SlugKind::from(taxonomy), other, key))
+    }
+
+    /// A term of this taxonomy with this name under this parent, in this language.
+    pub fn term_named(&self, taxonomy: Taxonomy, lang: Lang, name: &str, parent: Option<Id>) -> Option<Id> {
+        self.terms
+            .values()
+            .find(|t| {
+                t.taxonomy == taxonomy
+                    && t.lang == lang
+                    && parent.is_none_or(|p| t.parent == p)
+                    && t.name.to_lowercase() == name.to_lowercase()
+            })
+            .map(|t| t.id)
+    }
+}
+
+fn remove_link(index: &mut HashMap<Id, BTreeSet<Id>>, key: Id, id: Id) {
+    if let Some(set) = index.get_mut(&key) {
+        set.remove(&id);
+        if set.is_empty() {
+            index.remove(&key);
+        }
+    }
+}
