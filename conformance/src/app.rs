@@ -27,16 +27,9 @@ pub const EXIT_USAGE: i32 = 2;
 /// Where cases run.
 enum Mode {
     /// A fresh in-process reference server per case.
-    Embedded {
-        namespace: String,
-        language_param: String,
-        without: Vec<String>,
-    },
+    Embedded { namespace: String, language_param: String, without: Vec<String> },
     /// An outside implementation.
-    Outside {
-        endpoint: Endpoint,
-        reset_command: Option<String>,
-    },
+    Outside { endpoint: Endpoint, reset_command: Option<String> },
 }
 
 /// What every trial shares.
@@ -105,20 +98,12 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
         Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
         None => (BTreeSet::new(), String::new()),
     };
-    let without: Vec<String> = cli
-        .without
-        .iter()
-        .map(|w| w.trim().to_string())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let without: Vec<String> = cli.without.iter().map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect();
     let mode = match &cli.base_url {
         Some(url) => {
-            let parsed = reqwest::Url::parse(url)
-                .map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
+            let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
             if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(format!(
-                    "--base-url {url:?} must be an http:// or https:// URL"
-                ));
+                return Err(format!("--base-url {url:?} must be an http:// or https:// URL"));
             }
             let mut credentials = BTreeMap::new();
             for (name, user, password) in &cli.auth {
@@ -201,9 +186,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
                             expected_failure: false,
                         },
                     );
-                    Err(Failed::from(format!(
-                        "this case file could not be loaded:\n{message}"
-                    )))
+                    Err(Failed::from(format!("this case file could not be loaded:\n{message}")))
                 }));
             }
             Loaded::File(file) => {
@@ -215,19 +198,13 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
                     let shared = shared.clone();
                     let name = case.name.clone();
                     let level = case.level;
-                    trials.push(
-                        Trial::ignorable_test(name, move || run_trial(&shared, case))
-                            .with_kind(level.name()),
-                    );
+                    trials.push(Trial::ignorable_test(name, move || run_trial(&shared, case)).with_kind(level.name()));
                 }
             }
         }
     }
     for name in shared.expectations.difference(&known_names) {
-        eprintln!(
-            "note: {name:?} in {} names no loaded case",
-            shared.expectations_file
-        );
+        eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
     }
 
     let conclusion = libtest_mimic::run(&cli.libtest, trials);
@@ -244,10 +221,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
     }
     if let Some(path) = &cli.json {
         let doc = report::json::render(&shared.run_id, &reports);
-        write_file(
-            path,
-            &serde_json::to_string_pretty(&doc).unwrap_or_default(),
-        )?;
+        write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default())?;
     }
     Ok(if file_errors > 0 {
         EXIT_USAGE
@@ -275,11 +249,7 @@ fn missing_feature(shared: &Shared, case: &Case) -> Option<String> {
             return Some(format!("requires {feature}, which --without names"));
         }
         if feature == "fresh-store" {
-            if let Mode::Outside {
-                reset_command: None,
-                ..
-            } = shared.mode
-            {
+            if let Mode::Outside { reset_command: None, .. } = shared.mode {
                 return Some("requires fresh-store: give --reset-command to run it against an outside server".into());
             }
         }
@@ -309,46 +279,23 @@ fn run_trial(shared: &Shared, case: Case) -> Result<Completion, Failed> {
     }
     let ctx = CaseContext {
         run_id: shared.run_id.clone(),
-        case_id: shared
-            .case_ids
-            .get(&case.name)
-            .cloned()
-            .unwrap_or_else(|| "c0000000000".into()),
+        case_id: shared.case_ids.get(&case.name).cloned().unwrap_or_else(|| "c0000000000".into()),
     };
     let mut report = match &shared.mode {
-        Mode::Embedded {
-            namespace,
-            language_param,
-            without,
-        } => shared.runtime.block_on(run_embedded(
-            &case,
-            &shared.client,
-            &ctx,
-            namespace,
-            language_param,
-            without,
-        )),
-        Mode::Outside {
-            endpoint,
-            reset_command,
-        } => {
+        Mode::Embedded { namespace, language_param, without } => {
+            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, namespace, language_param, without))
+        }
+        Mode::Outside { endpoint, reset_command } => {
             let fresh = case.requires.iter().any(|r| r == "fresh-store");
             if fresh {
                 let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
                 match reset(reset_command.as_deref()) {
-                    Ok(()) => shared.runtime.block_on(runner::run_case(
-                        &case,
-                        endpoint,
-                        &shared.client,
-                        &ctx,
-                    )),
+                    Ok(()) => shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx)),
                     Err(e) => error_report(&case, e),
                 }
             } else {
                 let _guard = shared.store.read().unwrap_or_else(|e| e.into_inner());
-                shared
-                    .runtime
-                    .block_on(runner::run_case(&case, endpoint, &shared.client, &ctx))
+                shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx))
             }
         }
     };
@@ -377,11 +324,7 @@ fn run_trial(shared: &Shared, case: Case) -> Result<Completion, Failed> {
 fn error_report(case: &Case, message: String) -> CaseReport {
     let mut report = skipped_report(case, "");
     report.outcome = Outcome::Error(message.clone());
-    report.steps.push(StepRecord {
-        label: "reset".into(),
-        error: Some(message),
-        ..StepRecord::default()
-    });
+    report.steps.push(StepRecord { label: "reset".into(), error: Some(message), ..StepRecord::default() });
     report
 }
 
@@ -427,19 +370,14 @@ async fn run_embedded(
     let server = match reference_server::serve(config).await {
         Ok(server) => server,
         Err(e) => {
-            let mut report = error_report(
-                case,
-                format!("cannot start the embedded reference server: {e}"),
-            );
+            let mut report = error_report(case, format!("cannot start the embedded reference server: {e}"));
             report.duration = started.elapsed();
             return report;
         }
     };
     let mut credentials = BTreeMap::new();
     for user in server.users() {
-        credentials
-            .entry(user.role.name().to_string())
-            .or_insert((user.name.clone(), user.password.clone()));
+        credentials.entry(user.role.name().to_string()).or_insert((user.name.clone(), user.password.clone()));
     }
     let endpoint = Endpoint {
         base_url: server.base_url().trim_end_matches('/').to_string(),

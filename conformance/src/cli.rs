@@ -82,6 +82,5 @@ fn parse_auth(text: &str) -> Result<(String, String, String), String> {
 }
 
 fn parse_level(text: &str) -> Result<Level, String> {
-    Level::parse(text.trim())
-        .ok_or_else(|| format!("unknown level `{text}`: use must, should or may"))
+    Level::parse(text.trim()).ok_or_else(|| format!("unknown level `{text}`: use must, should or may"))
 }

@@ -6,11 +6,7 @@ use std::path::Path;
 /// Reads one test name a line; `#` starts a comment, blank lines are ignored.
 pub fn parse(text: &str) -> BTreeSet<String> {
     text.lines()
-        .map(|line| {
-            line.split_once('#')
-                .map_or(line, |(before, _)| before)
-                .trim()
-        })
+        .map(|line| line.split_once('#').map_or(line, |(before, _)| before).trim())
         .filter(|line| !line.is_empty())
         .map(String::from)
         .collect()
@@ -28,9 +24,6 @@ mod tests {
     #[test]
     fn comments_and_blank_lines() {
         let set = super::parse("# known\nevents/a::one\n\n  events/b::two  # flaky\n");
-        assert_eq!(
-            set.into_iter().collect::<Vec<_>>(),
-            vec!["events/a::one", "events/b::two"]
-        );
+        assert_eq!(set.into_iter().collect::<Vec<_>>(), vec!["events/a::one", "events/b::two"]);
     }
 }

@@ -31,24 +31,14 @@ impl Ids {
     /// A new random run.
     pub fn new() -> Ids {
         let mut hasher = RandomState::new().build_hasher();
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-            .hash(&mut hasher);
+        SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0).hash(&mut hasher);
         std::process::id().hash(&mut hasher);
         let seed = hasher.finish();
-        Ids {
-            run_id: format!("r{}", base36(seed)),
-            seed,
-        }
+        Ids { run_id: format!("r{}", base36(seed)), seed }
     }
 
     /// One unique id per name.
-    pub fn case_ids<'a>(
-        &self,
-        names: impl IntoIterator<Item = &'a str>,
-    ) -> BTreeMap<String, String> {
+    pub fn case_ids<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
         let mut used = HashSet::new();
         let mut out = BTreeMap::new();
         for name in names {
@@ -86,9 +76,7 @@ mod tests {
         assert_eq!(values.len(), 2000);
         for id in ids.values() {
             assert_eq!(id.len(), 11);
-            assert!(id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+            assert!(id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
         }
         assert_ne!(Ids::new().run_id, Ids::new().run_id);
     }

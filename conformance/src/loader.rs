@@ -10,8 +10,7 @@ use serde::Deserialize;
 use serde_json_path::JsonPath;
 
 use crate::model::{
-    Body, Capture, Case, CaseFile, Expect, FileError, Level, Loaded, LocatedError, Request, Step,
-    Target,
+    Body, Capture, Case, CaseFile, Expect, FileError, Level, Loaded, LocatedError, Request, Step, Target,
 };
 use crate::pattern;
 use crate::template::{Template, BUILTINS};
@@ -106,17 +105,9 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> Result<(),
         let path = entry.path();
         if path.is_dir() {
             walk(root, &path, out)?;
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| EXTENSIONS.contains(&e))
-        {
+        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.contains(&e)) {
             let rel = path.strip_prefix(root).unwrap_or(&path).with_extension("");
-            let name = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
+            let name = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
             out.push((path, name));
         }
     }
@@ -137,9 +128,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Loaded>, String> {
                 errors: vec![LocatedError {
                     line: 1,
                     column: 1,
-                    message: format!(
-                        "another file also has the test name `{name}`: rename one of them"
-                    ),
+                    message: format!("another file also has the test name `{name}`: rename one of them"),
                 }],
             }));
             continue;
@@ -149,11 +138,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Loaded>, String> {
             Err(e) => Loaded::Error(FileError {
                 name,
                 path: shown,
-                errors: vec![LocatedError {
-                    line: 1,
-                    column: 1,
-                    message: format!("cannot read the file: {e}"),
-                }],
+                errors: vec![LocatedError { line: 1, column: 1, message: format!("cannot read the file: {e}") }],
             }),
         };
         out.push(loaded);
@@ -167,33 +152,20 @@ fn parse(source: &str) -> Result<RawFile, serde_yaml_ng::Error> {
 }
 
 fn located(error: &serde_yaml_ng::Error) -> LocatedError {
-    let (line, column) = error
-        .location()
-        .map(|l| (l.line(), l.column()))
-        .unwrap_or((1, 1));
+    let (line, column) = error.location().map(|l| (l.line(), l.column())).unwrap_or((1, 1));
     let mut message = error.to_string();
     // serde_yaml_ng appends " at line L column C"; the location is shown in front instead.
     if let Some(at) = message.rfind(" at line ") {
         message.truncate(at);
     }
-    LocatedError {
-        line,
-        column,
-        message,
-    }
+    LocatedError { line, column, message }
 }
 
 /// Loads one file from its text. `name` is its test name, `path` how it is shown.
 pub fn load_source(name: &str, path: &str, source: &str) -> Loaded {
     let raw = match parse(source) {
         Ok(raw) => raw,
-        Err(e) => {
-            return Loaded::Error(FileError {
-                name: name.into(),
-                path: path.into(),
-                errors: vec![located(&e)],
-            })
-        }
+        Err(e) => return Loaded::Error(FileError { name: name.into(), path: path.into(), errors: vec![located(&e)] }),
     };
     let mut issues = Vec::new();
     let file = build_file(name, path, raw, &mut issues);
@@ -205,22 +177,14 @@ pub fn load_source(name: &str, path: &str, source: &str) -> Loaded {
         yaml::fail_at(Some((issue.id, issue.message.clone())));
         let error = match parse(source) {
             Err(e) => located(&e),
-            Ok(_) => LocatedError {
-                line: 1,
-                column: 1,
-                message: issue.message,
-            },
+            Ok(_) => LocatedError { line: 1, column: 1, message: issue.message },
         };
         yaml::fail_at(None);
         errors.push(error);
     }
     errors.sort_by_key(|e| (e.line, e.column));
     errors.dedup();
-    Loaded::Error(FileError {
-        name: name.into(),
-        path: path.into(),
-        errors,
-    })
+    Loaded::Error(FileError { name: name.into(), path: path.into(), errors })
 }
 
 fn texts(items: &[Text]) -> Vec<String> {
@@ -240,10 +204,7 @@ fn merge(base: &[String], extra: Vec<String>) -> Vec<String> {
 fn level(text: &Text, issues: &mut Vec<Issue>) -> Option<Level> {
     let level = Level::parse(&text.text);
     if level.is_none() {
-        issues.push(Issue {
-            id: text.id,
-            message: format!("unknown level `{}`: use must, should or may", text.text),
-        });
+        issues.push(Issue { id: text.id, message: format!("unknown level `{}`: use must, should or may", text.text) });
     }
     level
 }
@@ -259,15 +220,15 @@ fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>) -> 
     for located in raw.cases {
         let case = located.value;
         if case.name.text.trim().is_empty() || case.name.text.contains('\n') {
-            issues.push(Issue {
-                id: case.name.id,
-                message: "a case name must be one non-empty line".into(),
-            });
+            issues.push(Issue { id: case.name.id, message: "a case name must be one non-empty line".into() });
         }
         if !names.insert(case.name.text.clone()) {
             issues.push(Issue {
                 id: case.name.id,
-                message: format!("another case in this file is also named {:?}: names must be unique within a file", case.name.text),
+                message: format!(
+                    "another case in this file is also named {:?}: names must be unique within a file",
+                    case.name.text
+                ),
             });
         }
         let level = match &case.level {
@@ -295,10 +256,8 @@ fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>) -> 
             check_node_vars(value, &scope, &case_name, issues);
         }
         if case.steps.is_empty() {
-            issues.push(Issue {
-                id: located.id,
-                message: format!("case {case_name:?} has no steps: add at least one"),
-            });
+            issues
+                .push(Issue { id: located.id, message: format!("case {case_name:?} has no steps: add at least one") });
         }
         let mut steps = Vec::new();
         for step in case.steps {
@@ -320,25 +279,13 @@ fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>) -> 
             cleanup,
         });
     }
-    CaseFile {
-        name: name.to_string(),
-        path: path.to_string(),
-        cases,
-    }
+    CaseFile { name: name.to_string(), path: path.to_string(), cases }
 }
 
 fn unknown_variable(id: usize, name: &str, case: &str, scope: &BTreeSet<String>) -> Issue {
-    let mut defined: Vec<&str> = scope
-        .iter()
-        .map(String::as_str)
-        .filter(|s| !BUILTINS.contains(s))
-        .collect();
+    let mut defined: Vec<&str> = scope.iter().map(String::as_str).filter(|s| !BUILTINS.contains(s)).collect();
     defined.retain(|s| *s != "item" && *s != "index");
-    let defined = if defined.is_empty() {
-        "none".to_string()
-    } else {
-        defined.join(", ")
-    };
+    let defined = if defined.is_empty() { "none".to_string() } else { defined.join(", ") };
     Issue {
         id,
         message: format!(
@@ -349,13 +296,7 @@ fn unknown_variable(id: usize, name: &str, case: &str, scope: &BTreeSet<String>)
     }
 }
 
-fn check_template_vars(
-    id: usize,
-    template: &Template,
-    scope: &BTreeSet<String>,
-    case: &str,
-    issues: &mut Vec<Issue>,
-) {
+fn check_template_vars(id: usize, template: &Template, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) {
     for expr in template.exprs() {
         if let Some(name) = expr.variable() {
             if !scope.contains(name) {
@@ -375,10 +316,7 @@ fn check_node_vars(node: &Node, scope: &BTreeSet<String>, case: &str, issues: &m
 
 fn check_pattern(node: &Node, issues: &mut Vec<Issue>) {
     if let Err(e) = pattern::check(node) {
-        issues.push(Issue {
-            id: e.id,
-            message: e.message,
-        });
+        issues.push(Issue { id: e.id, message: e.message });
     }
 }
 
@@ -388,7 +326,10 @@ fn parse_json_path(text: &Text, issues: &mut Vec<Issue>) -> Option<JsonPath> {
         Err(e) => {
             issues.push(Issue {
                 id: text.id,
-                message: format!("bad JSONPath `{}`: {e} (write RFC 9535 paths such as `$.id` or `$[0].venue.id`)", text.text),
+                message: format!(
+                    "bad JSONPath `{}`: {e} (write RFC 9535 paths such as `$.id` or `$[0].venue.id`)",
+                    text.text
+                ),
             });
             None
         }
@@ -396,18 +337,10 @@ fn parse_json_path(text: &Text, issues: &mut Vec<Issue>) -> Option<JsonPath> {
 }
 
 fn is_token(method: &str) -> bool {
-    !method.is_empty()
-        && method
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+    !method.is_empty() && method.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
 }
 
-fn build_step(
-    located: Located<RawStep>,
-    scope: &mut BTreeSet<String>,
-    case: &str,
-    issues: &mut Vec<Issue>,
-) -> Step {
+fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Step {
     let step = located.value;
     let mut local = scope.clone();
     if let Some(name) = &step.foreach {
@@ -417,8 +350,7 @@ fn build_step(
         if step.repeat.is_some() {
             issues.push(Issue {
                 id: located.id,
-                message: "a step takes `repeat` or `foreach`, not both: split it into two steps"
-                    .into(),
+                message: "a step takes `repeat` or `foreach`, not both: split it into two steps".into(),
             });
         }
     }
@@ -435,10 +367,7 @@ fn build_step(
         Some(m) => {
             let upper = m.text.to_ascii_uppercase();
             if !is_token(&upper) {
-                issues.push(Issue {
-                    id: m.id,
-                    message: format!("`{}` is not an HTTP method", m.text),
-                });
+                issues.push(Issue { id: m.id, message: format!("`{}` is not an HTTP method", m.text) });
             }
             upper
         }
@@ -454,16 +383,14 @@ fn build_step(
             Target::Url(url.template)
         }
         (Some(_), Some(_)) => {
-            issues.push(Issue {
-                id: request_id,
-                message: "a request has `path` or `url`, not both".into(),
-            });
+            issues.push(Issue { id: request_id, message: "a request has `path` or `url`, not both".into() });
             Target::Path(Template::literal(""))
         }
         (None, None) => {
             issues.push(Issue {
                 id: request_id,
-                message: "the request has no address: add `path` (under the namespace, `\"\"` for its index) or `url`".into(),
+                message: "the request has no address: add `path` (under the namespace, `\"\"` for its index) or `url`"
+                    .into(),
             });
             Target::Path(Template::literal(""))
         }
@@ -476,10 +403,7 @@ fn build_step(
         check_node_vars(&value, &local, case, issues);
         query.push((key.text, value));
     }
-    let bodies = [raw.json.is_some(), raw.form.is_some(), raw.body.is_some()]
-        .iter()
-        .filter(|b| **b)
-        .count();
+    let bodies = [raw.json.is_some(), raw.form.is_some(), raw.body.is_some()].iter().filter(|b| **b).count();
     if bodies > 1 {
         issues.push(Issue {
             id: request_id,
@@ -548,10 +472,7 @@ fn build_step(
         if BUILTINS.contains(&name.text.as_str()) || name.text == "item" || name.text == "index" {
             issues.push(Issue {
                 id: name.id,
-                message: format!(
-                    "`{}` is a built-in name: capture into another name",
-                    name.text
-                ),
+                message: format!("`{}` is a built-in name: capture into another name", name.text),
             });
         }
         if let Some(header) = source.text.strip_prefix("header:") {
@@ -568,13 +489,7 @@ fn build_step(
         }
         scope.insert(name.text);
     }
-    Step {
-        request,
-        expect,
-        capture,
-        repeat: step.repeat,
-        foreach: step.foreach.map(|f| f.text),
-    }
+    Step { request, expect, capture, repeat: step.repeat, foreach: step.foreach.map(|f| f.text) }
 }
 
 #[cfg(test)]
@@ -590,10 +505,7 @@ mod tests {
 
     fn one_error(source: &str, line: usize, needle: &str) -> LocatedError {
         let errs = errors(source);
-        let e = errs
-            .iter()
-            .find(|e| e.message.contains(needle))
-            .unwrap_or_else(|| panic!("no {needle:?} in {errs:?}"));
+        let e = errs.iter().find(|e| e.message.contains(needle)).unwrap_or_else(|| panic!("no {needle:?} in {errs:?}"));
         assert_eq!(e.line, line, "{e:?}");
         e.clone()
     }
@@ -624,9 +536,7 @@ cases:
 
     #[test]
     fn a_good_file_loads() {
-        let Loaded::File(file) = load_source("events/x", "cases/events/x.yaml", GOOD) else {
-            panic!()
-        };
+        let Loaded::File(file) = load_source("events/x", "cases/events/x.yaml", GOOD) else { panic!() };
         assert_eq!(file.cases.len(), 2);
         let one = &file.cases[0];
         assert_eq!(one.name, "events/x::one");
@@ -640,20 +550,12 @@ cases:
     fn syntax_errors_have_a_location() {
         let e = one_error("level: must\ncases: []\n  c: d\n", 3, "");
         assert!(e.column >= 1);
-        one_error(
-            "level: must\ncases:\n  - name: [1, 2]\n",
-            3,
-            "expected a string",
-        );
+        one_error("level: must\ncases:\n  - name: [1, 2]\n", 3, "expected a string");
     }
 
     #[test]
     fn unknown_keys_are_rejected_with_their_line() {
-        one_error(
-            "level: must\ncases:\n  - name: a\n    stepz: []\n",
-            4,
-            "unknown field `stepz`",
-        );
+        one_error("level: must\ncases:\n  - name: a\n    stepz: []\n", 4, "unknown field `stepz`");
         one_error(
             "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /x, bodyy: 1}\n",
             5,
@@ -686,7 +588,11 @@ cases:
             "unknown variable `id`",
         );
         // `item` exists only in foreach steps.
-        one_error("level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: \"/{{item}}\"}\n", 5, "`item`");
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: \"/{{item}}\"}\n",
+            5,
+            "`item`",
+        );
         one_error(
             "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        foreach: nothing\n",
             6,
@@ -719,60 +625,47 @@ cases:
 
     #[test]
     fn a_case_without_level_is_rejected() {
-        one_error(
-            "cases:\n  - name: a\n    steps: [{request: {path: /}}]\n",
-            2,
-            "has no level",
-        );
+        one_error("cases:\n  - name: a\n    steps: [{request: {path: /}}]\n", 2, "has no level");
     }
 
     #[test]
     fn template_syntax_errors_have_a_location() {
-        one_error(
-            "level: must\ncases:\n  - name: a\n    steps: [{request: {path: \"/{{x\"}}]\n",
-            4,
-            "unclosed",
-        );
+        one_error("level: must\ncases:\n  - name: a\n    steps: [{request: {path: \"/{{x\"}}]\n", 4, "unclosed");
     }
 
     #[test]
     fn other_errors() {
-        one_error(
-            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {}\n",
-            5,
-            "no address",
-        );
+        one_error("level: must\ncases:\n  - name: a\n    steps:\n      - request: {}\n", 5, "no address");
         one_error("level: often\ncases: []\n", 1, "unknown level");
-        one_error("level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, json: 1, body: x}\n", 5, "one body");
-        one_error("level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, query: {a: 1, a: 2}}\n", 5, "duplicate key");
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, json: 1, body: x}\n",
+            5,
+            "one body",
+        );
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, query: {a: 1, a: 2}}\n",
+            5,
+            "duplicate key",
+        );
         let errs = errors("level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: \"/{{x}}\"}\n      - request: {path: \"/{{y}}\"}\n");
         assert_eq!(errs.len(), 2, "every error is reported: {errs:?}");
     }
 
     #[test]
     fn json_files_load_too() {
+        let source = r#"{"level": "may", "cases": [{"name": "j", "steps": [{"request": {"path": ""}}]}]}"#;
+        assert!(matches!(load_source("j", "j.json", source), Loaded::File(_)));
         let source =
-            r#"{"level": "may", "cases": [{"name": "j", "steps": [{"request": {"path": ""}}]}]}"#;
-        assert!(matches!(
-            load_source("j", "j.json", source),
-            Loaded::File(_)
-        ));
-        let source = "{\"level\": \"may\",\n \"cases\": [{\"name\": \"j\", \"steps\": [{\"request\": {\"pth\": \"\"}}]}]}";
+            "{\"level\": \"may\",\n \"cases\": [{\"name\": \"j\", \"steps\": [{\"request\": {\"pth\": \"\"}}]}]}";
         one_error(source, 2, "unknown field `pth`");
     }
 
     #[test]
     fn yaml_1_2_core_schema() {
         let source = "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, json: {a: yes, b: on, c: 19:00, d: 2024-01-01, e: True, f: FALSE}}\n";
-        let Loaded::File(file) = load_source("x", "x.yaml", source) else {
-            panic!()
-        };
-        let Body::Json(node) = &file.cases[0].steps[0].request.body else {
-            panic!()
-        };
-        let value = crate::template::Env::new(chrono::Utc::now())
-            .render_data(node)
-            .unwrap();
+        let Loaded::File(file) = load_source("x", "x.yaml", source) else { panic!() };
+        let Body::Json(node) = &file.cases[0].steps[0].request.body else { panic!() };
+        let value = crate::template::Env::new(chrono::Utc::now()).render_data(node).unwrap();
         assert_eq!(
             value,
             serde_json::json!({"a": "yes", "b": "on", "c": "19:00", "d": "2024-01-01", "e": true, "f": false})

@@ -22,11 +22,7 @@ pub struct Mismatch {
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(
-            f,
-            "{}: expected {}, got {}",
-            self.path, self.expected, self.actual
-        )
+        write!(f, "{}: expected {}, got {}", self.path, self.expected, self.actual)
     }
 }
 
@@ -58,10 +54,7 @@ pub fn path_key(base: &str, key: &str) -> String {
     if plain {
         format!("{base}.{key}")
     } else {
-        format!(
-            "{base}['{}']",
-            key.replace('\\', "\\\\").replace('\'', "\\'")
-        )
+        format!("{base}['{}']", key.replace('\\', "\\\\").replace('\'', "\\'"))
     }
 }
 
@@ -83,11 +76,7 @@ pub fn matches(pat: &Pat, actual: Option<&Value>) -> bool {
 }
 
 fn push(out: &mut Vec<Mismatch>, path: &str, expected: String, actual: String) {
-    out.push(Mismatch {
-        path: path.to_string(),
-        expected,
-        actual,
-    });
+    out.push(Mismatch { path: path.to_string(), expected, actual });
 }
 
 /// Numbers compare by value (`1` equals `1.0`); everything else by equality.
@@ -126,12 +115,7 @@ fn check(pat: &Pat, actual: Option<&Value>, path: &str, out: &mut Vec<Mismatch>)
         Pat::Array(items) => {
             let Some(actual) = actual else { return };
             let Value::Array(values) = actual else {
-                return push(
-                    out,
-                    path,
-                    format!("an array of {} elements", items.len()),
-                    compact(actual),
-                );
+                return push(out, path, format!("an array of {} elements", items.len()), compact(actual));
             };
             if values.len() != items.len() {
                 push(
@@ -180,23 +164,13 @@ fn check_matcher(m: &Matcher, actual: Option<&Value>, path: &str, out: &mut Vec<
     match m {
         Matcher::Absent => {
             if let Some(value) = actual {
-                push(
-                    out,
-                    path,
-                    "no such key ({\"$absent\":true})".into(),
-                    compact(value),
-                );
+                push(out, path, "no such key ({\"$absent\":true})".into(), compact(value));
             }
             return;
         }
         Matcher::Not(p) => {
             if matches(p, actual) {
-                push(
-                    out,
-                    path,
-                    format!("anything but {}", describe(p)),
-                    show(actual),
-                );
+                push(out, path, format!("anything but {}", describe(p)), show(actual));
             }
             return;
         }
@@ -242,22 +216,10 @@ fn check_matcher(m: &Matcher, actual: Option<&Value>, path: &str, out: &mut Vec<
                 Value::Array(items) => items.len(),
                 Value::Object(map) => map.len(),
                 Value::String(s) => s.chars().count(),
-                _ => {
-                    return push(
-                        out,
-                        path,
-                        format!("something with a length ({})", matcher_text(m)),
-                        compact(value),
-                    )
-                }
+                _ => return push(out, path, format!("something with a length ({})", matcher_text(m)), compact(value)),
             };
             if !matches(p, Some(&Value::from(len))) {
-                push(
-                    out,
-                    path,
-                    format!("length {}", describe(p)),
-                    format!("length {len}: {}", compact(value)),
-                );
+                push(out, path, format!("length {}", describe(p)), format!("length {len}: {}", compact(value)));
             }
         }
         Matcher::Contains(items) => {
@@ -266,12 +228,7 @@ fn check_matcher(m: &Matcher, actual: Option<&Value>, path: &str, out: &mut Vec<
             };
             for p in items {
                 if !values.iter().any(|v| matches(p, Some(v))) {
-                    push(
-                        out,
-                        path,
-                        format!("an element matching {}", describe(p)),
-                        compact(value),
-                    );
+                    push(out, path, format!("an element matching {}", describe(p)), compact(value));
                 }
             }
         }
@@ -302,12 +259,7 @@ fn check_matcher(m: &Matcher, actual: Option<&Value>, path: &str, out: &mut Vec<
         }
         Matcher::Each(p) => {
             let Value::Array(values) = value else {
-                return push(
-                    out,
-                    path,
-                    format!("an array whose elements all match {}", describe(p)),
-                    compact(value),
-                );
+                return push(out, path, format!("an array whose elements all match {}", describe(p)), compact(value));
             };
             for (i, v) in values.iter().enumerate() {
                 check(p, Some(v), &path_index(path, i), out);
@@ -322,12 +274,7 @@ fn check_matcher(m: &Matcher, actual: Option<&Value>, path: &str, out: &mut Vec<
             }
             for (key, v) in map {
                 if !entries.iter().any(|(k, _)| k == key) {
-                    push(
-                        out,
-                        &path_key(path, key),
-                        "no such key ($exact)".into(),
-                        compact(v),
-                    );
+                    push(out, &path_key(path, key), "no such key ($exact)".into(), compact(v));
                 }
             }
         }
@@ -337,17 +284,9 @@ fn check_matcher(m: &Matcher, actual: Option<&Value>, path: &str, out: &mut Vec<
 
 /// Finds a perfect matching of patterns to values; returns a pattern left without one.
 fn unordered_unmatched(items: &[Pat], values: &[Value]) -> Option<usize> {
-    let fits: Vec<Vec<bool>> = items
-        .iter()
-        .map(|p| values.iter().map(|v| matches(p, Some(v))).collect())
-        .collect();
+    let fits: Vec<Vec<bool>> = items.iter().map(|p| values.iter().map(|v| matches(p, Some(v))).collect()).collect();
     let mut owner: Vec<Option<usize>> = vec![None; values.len()];
-    fn augment(
-        p: usize,
-        fits: &[Vec<bool>],
-        seen: &mut [bool],
-        owner: &mut [Option<usize>],
-    ) -> bool {
+    fn augment(p: usize, fits: &[Vec<bool>], seen: &mut [bool], owner: &mut [Option<usize>]) -> bool {
         for v in 0..seen.len() {
             if fits[p][v] && !seen[v] {
                 seen[v] = true;
@@ -369,16 +308,11 @@ fn unordered_unmatched(items: &[Pat], values: &[Value]) -> Option<usize> {
 }
 
 fn decoded_path(url: &reqwest::Url) -> String {
-    percent_encoding::percent_decode_str(url.path())
-        .decode_utf8_lossy()
-        .into_owned()
+    percent_encoding::percent_decode_str(url.path()).decode_utf8_lossy().into_owned()
 }
 
 fn query_values(url: &reqwest::Url, name: &str) -> Vec<String> {
-    url.query_pairs()
-        .filter(|(k, _)| k == name)
-        .map(|(_, v)| v.into_owned())
-        .collect()
+    url.query_pairs().filter(|(k, _)| k == name).map(|(_, v)| v.into_owned()).collect()
 }
 
 /// A query value matches a pattern as text, or as the number it spells.
@@ -395,26 +329,15 @@ fn query_value_matches(p: &Pat, text: &str) -> bool {
 fn check_url(url: &UrlPat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
     let expected_text = || describe(&Pat::Matchers(vec![Matcher::Url(url.clone())]));
     let Some(actual) = value.as_str().and_then(|s| reqwest::Url::parse(s).ok()) else {
-        return push(
-            out,
-            path,
-            format!("a URL: {}", expected_text()),
-            compact(value),
-        );
+        return push(out, path, format!("a URL: {}", expected_text()), compact(value));
     };
     match url {
         UrlPat::Full(text) => {
             let Ok(expected) = reqwest::Url::parse(text) else {
-                return push(
-                    out,
-                    path,
-                    format!("a URL: {}", expected_text()),
-                    compact(value),
-                );
+                return push(out, path, format!("a URL: {}", expected_text()), compact(value));
             };
             let same_origin = expected.scheme() == actual.scheme()
-                && expected.host_str().map(str::to_ascii_lowercase)
-                    == actual.host_str().map(str::to_ascii_lowercase)
+                && expected.host_str().map(str::to_ascii_lowercase) == actual.host_str().map(str::to_ascii_lowercase)
                 && expected.port_or_known_default() == actual.port_or_known_default();
             let same_path = decoded_path(&expected) == decoded_path(&actual);
             let actual_pairs: Vec<(String, String)> = actual.query_pairs().into_owned().collect();
@@ -430,44 +353,25 @@ fn check_url(url: &UrlPat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
                     why.push("scheme, host or port differ".to_string());
                 }
                 if !same_path {
-                    why.push(format!(
-                        "path {:?} is not {:?}",
-                        decoded_path(&actual),
-                        decoded_path(&expected)
-                    ));
+                    why.push(format!("path {:?} is not {:?}", decoded_path(&actual), decoded_path(&expected)));
                 }
                 if !missing.is_empty() {
                     why.push(format!("query lacks {}", missing.join("&")));
                 }
-                push(
-                    out,
-                    path,
-                    expected_text(),
-                    format!("{} ({})", compact(value), why.join("; ")),
-                );
+                push(out, path, expected_text(), format!("{} ({})", compact(value), why.join("; ")));
             }
         }
-        UrlPat::Parts {
-            path: path_pat,
-            query,
-        } => {
+        UrlPat::Parts { path: path_pat, query } => {
             if let Some(p) = path_pat {
                 let actual_path = Value::String(decoded_path(&actual));
                 if !matches(p, Some(&actual_path)) {
-                    push(
-                        out,
-                        path,
-                        format!("a URL whose path matches {}", describe(p)),
-                        compact(value),
-                    );
+                    push(out, path, format!("a URL whose path matches {}", describe(p)), compact(value));
                 }
             }
             for (name, p) in query {
                 let values = query_values(&actual, name);
                 let holds = match p {
-                    Pat::Array(items) => items
-                        .iter()
-                        .all(|item| values.iter().any(|v| query_value_matches(item, v))),
+                    Pat::Array(items) => items.iter().all(|item| values.iter().any(|v| query_value_matches(item, v))),
                     _ if values.is_empty() => matches(p, None),
                     _ => values.iter().any(|v| query_value_matches(p, v)),
                 };
@@ -475,10 +379,7 @@ fn check_url(url: &UrlPat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
                     push(
                         out,
                         path,
-                        format!(
-                            "a URL whose query parameter `{name}` matches {}",
-                            describe(p)
-                        ),
+                        format!("a URL whose query parameter `{name}` matches {}", describe(p)),
                         compact(value),
                     );
                 }
@@ -498,9 +399,7 @@ pub fn expected_view(pat: &Pat, actual: Option<&Value>) -> Option<Value> {
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, p)| {
-                        expected_view(p, values.and_then(|v| v.get(i))).unwrap_or(Value::Null)
-                    })
+                    .map(|(i, p)| expected_view(p, values.and_then(|v| v.get(i))).unwrap_or(Value::Null))
                     .collect(),
             ))
         }
@@ -515,13 +414,9 @@ pub fn expected_view(pat: &Pat, actual: Option<&Value>) -> Option<Value> {
             if let [Matcher::Exact(entries)] = matchers.as_slice() {
                 return Some(Value::Object(overlay(entries, actual, true)));
             }
-            if let ([Matcher::Each(p)], Some(Value::Array(values))) = (matchers.as_slice(), actual)
-            {
+            if let ([Matcher::Each(p)], Some(Value::Array(values))) = (matchers.as_slice(), actual) {
                 return Some(Value::Array(
-                    values
-                        .iter()
-                        .map(|v| expected_view(p, Some(v)).unwrap_or(Value::Null))
-                        .collect(),
+                    values.iter().map(|v| expected_view(p, Some(v)).unwrap_or(Value::Null)).collect(),
                 ));
             }
             Some(to_json(pat))
@@ -594,14 +489,8 @@ mod tests {
     #[test]
     fn objects_are_subsets_and_report_paths() {
         holds("{a: 1}", json!({"a": 1, "b": 2}));
-        let m = fails(
-            "{events: [{}, {}, {venue: {id: 12}}]}",
-            json!({"events": [{}, {}, {"venue": {"id": 13}}]}),
-        );
-        assert_eq!(
-            m[0].to_string(),
-            "$.events[2].venue.id: expected 12, got 13"
-        );
+        let m = fails("{events: [{}, {}, {venue: {id: 12}}]}", json!({"events": [{}, {}, {"venue": {"id": 13}}]}));
+        assert_eq!(m[0].to_string(), "$.events[2].venue.id: expected 12, got 13");
         let m = fails("{a: 1}", json!({}));
         assert!(m[0].actual.contains("missing"));
         let m = fails("{'my key': 1}", json!({"my key": 2}));
@@ -679,10 +568,7 @@ mod tests {
 
     #[test]
     fn contains_unordered_each() {
-        holds(
-            "{$contains: [2, {id: 1}]}",
-            json!([{"id": 1, "x": 0}, 2, 3]),
-        );
+        holds("{$contains: [2, {id: 1}]}", json!([{"id": 1, "x": 0}, 2, 3]));
         let m = fails("{$contains: [4]}", json!([1, 2]));
         assert!(m[0].expected.contains("element matching 4"));
         holds("{$unordered: [1, 2, 3]}", json!([3, 1, 2]));
@@ -713,10 +599,7 @@ mod tests {
             json!("http://h/w/events?ids%5B%5D=2&page=2&ids[]=1"),
         );
         fails("{$url: {query: {page: 3}}}", json!("http://h/?page=2"));
-        holds(
-            "{$url: {query: {page: {$absent: true}}}}",
-            json!("http://h/"),
-        );
+        holds("{$url: {query: {page: {$absent: true}}}}", json!("http://h/"));
         fails("{$url: 'http://h/'}", json!("not a url"));
     }
 

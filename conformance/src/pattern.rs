@@ -35,9 +35,7 @@ pub enum JsonType {
 }
 
 impl JsonType {
-    pub const NAMES: &'static [&'static str] = &[
-        "integer", "number", "string", "boolean", "null", "array", "object",
-    ];
+    pub const NAMES: &'static [&'static str] = &["integer", "number", "string", "boolean", "null", "array", "object"];
 
     fn parse(name: &str) -> Option<JsonType> {
         Some(match name {
@@ -98,10 +96,7 @@ pub enum UrlPat {
     /// `$url: "http://..."`: scheme, host, port and path equal; its query pairs among the actual.
     Full(String),
     /// `$url: {path: ..., query: {...}}`.
-    Parts {
-        path: Option<Box<Pat>>,
-        query: Vec<(String, Pat)>,
-    },
+    Parts { path: Option<Box<Pat>>, query: Vec<(String, Pat)> },
 }
 
 /// The matcher names, for messages and the schema.
@@ -132,10 +127,7 @@ pub struct PatternError {
 }
 
 fn err<T>(id: usize, message: impl Into<String>) -> Result<T, PatternError> {
-    Err(PatternError {
-        id,
-        message: message.into(),
-    })
+    Err(PatternError { id, message: message.into() })
 }
 
 /// Converts data (a captured value) into a pattern: objects match as subsets, `$` keys are
@@ -143,9 +135,7 @@ fn err<T>(id: usize, message: impl Into<String>) -> Result<T, PatternError> {
 pub fn from_data(value: &Value) -> Pat {
     match value {
         Value::Array(items) => Pat::Array(items.iter().map(from_data).collect()),
-        Value::Object(map) => {
-            Pat::Object(map.iter().map(|(k, v)| (k.clone(), from_data(v))).collect())
-        }
+        Value::Object(map) => Pat::Object(map.iter().map(|(k, v)| (k.clone(), from_data(v))).collect()),
         other => Pat::Eq(other.clone()),
     }
 }
@@ -200,31 +190,19 @@ impl Builder<'_> {
                     return Ok(Pat::Eq(Value::String(template.source.clone())));
                 };
                 if let Some(expr) = template.single_expr() {
-                    return match env.eval(expr).map_err(|e| PatternError {
-                        id: node.id,
-                        message: e.0,
-                    })? {
+                    return match env.eval(expr).map_err(|e| PatternError { id: node.id, message: e.0 })? {
                         Resolved::Data(value) => Ok(from_data(&value)),
                         Resolved::Pattern(inner) => self.pattern(inner),
                     };
                 }
-                let text = env.render_text(template).map_err(|e| PatternError {
-                    id: node.id,
-                    message: e.0,
-                })?;
+                let text = env.render_text(template).map_err(|e| PatternError { id: node.id, message: e.0 })?;
                 Ok(Pat::Eq(Value::String(text)))
             }
-            NodeKind::Array(items) => Ok(Pat::Array(
-                items
-                    .iter()
-                    .map(|item| self.pattern(item))
-                    .collect::<Result<_, _>>()?,
-            )),
+            NodeKind::Array(items) => {
+                Ok(Pat::Array(items.iter().map(|item| self.pattern(item)).collect::<Result<_, _>>()?))
+            }
             NodeKind::Object(entries) => {
-                let matchers: Vec<&(Text, Node)> = entries
-                    .iter()
-                    .filter(|(k, _)| is_matcher_key(&k.text))
-                    .collect();
+                let matchers: Vec<&(Text, Node)> = entries.iter().filter(|(k, _)| is_matcher_key(&k.text)).collect();
                 if matchers.is_empty() {
                     let mut out = Vec::new();
                     for (key, value) in entries {
@@ -256,18 +234,12 @@ impl Builder<'_> {
     /// The argument as data, or `None` when checking a templated argument.
     fn data(&self, node: &Node) -> Result<Option<Value>, PatternError> {
         match self.env {
-            Some(env) => env.render_data(node).map(Some).map_err(|e| PatternError {
-                id: node.id,
-                message: e.0,
-            }),
+            Some(env) => env.render_data(node).map(Some).map_err(|e| PatternError { id: node.id, message: e.0 }),
             None if has_templates(node) => Ok(None),
             None => Ok(Some(
                 Env::new(chrono::Utc::now())
                     .render_data(node)
-                    .map_err(|e| PatternError {
-                        id: node.id,
-                        message: e.0,
-                    })?,
+                    .map_err(|e| PatternError { id: node.id, message: e.0 })?,
             )),
         }
     }
@@ -282,17 +254,11 @@ impl Builder<'_> {
                 return match self.pattern(arg)? {
                     Pat::Array(items) => Ok(items),
                     _ if self.env.is_none() => Ok(Vec::new()),
-                    _ => err(
-                        arg.id,
-                        format!("`{key}` needs a list, and `{}` is not one", t.source),
-                    ),
+                    _ => err(arg.id, format!("`{key}` needs a list, and `{}` is not one", t.source)),
                 };
             }
         }
-        err(
-            arg.id,
-            format!("`{key}` takes a list of patterns, e.g. `{key}: [1, 2]`"),
-        )
+        err(arg.id, format!("`{key}` takes a list of patterns, e.g. `{key}: [1, 2]`"))
     }
 
     fn matcher(&self, key: &Text, arg: &Node) -> Result<Matcher, PatternError> {
@@ -308,20 +274,13 @@ impl Builder<'_> {
                 };
                 let mut types = Vec::new();
                 for n in names {
-                    let parsed = if n.is_null() {
-                        Some(JsonType::Null)
-                    } else {
-                        n.as_str().and_then(JsonType::parse)
-                    };
+                    let parsed = if n.is_null() { Some(JsonType::Null) } else { n.as_str().and_then(JsonType::parse) };
                     match parsed {
                         Some(t) => types.push(t),
                         None => {
                             return err(
                                 arg.id,
-                                format!(
-                                    "unknown type {n} for `$type`: use {}",
-                                    JsonType::NAMES.join(", ")
-                                ),
+                                format!("unknown type {n} for `$type`: use {}", JsonType::NAMES.join(", ")),
                             )
                         }
                     }
@@ -345,10 +304,7 @@ impl Builder<'_> {
             }
             "$any" | "$absent" => {
                 if !matches!(arg.kind, NodeKind::Bool(true)) {
-                    return err(
-                        arg.id,
-                        format!("`{name}` takes only `true` (write `{name}: true`)"),
-                    );
+                    return err(arg.id, format!("`{name}` takes only `true` (write `{name}: true`)"));
                 }
                 if name == "$any" {
                     Matcher::Any
@@ -372,30 +328,23 @@ impl Builder<'_> {
                 match self.data(arg)? {
                     None => Matcher::Cmp(op, Number::from(0)),
                     Some(Value::Number(n)) => Matcher::Cmp(op, n),
-                    Some(other) => {
-                        return err(arg.id, format!("`{name}` takes a number, got {other}"))
-                    }
+                    Some(other) => return err(arg.id, format!("`{name}` takes a number, got {other}")),
                 }
             }
             "$exact" => match self.pattern(arg)? {
                 Pat::Object(entries) => Matcher::Exact(entries),
                 _ if self.env.is_none() && has_templates(arg) => Matcher::Exact(Vec::new()),
-                _ => {
-                    return err(
-                        arg.id,
-                        "`$exact` takes an object pattern, e.g. `$exact: {id: 1}`",
-                    )
-                }
+                _ => return err(arg.id, "`$exact` takes an object pattern, e.g. `$exact: {id: 1}`"),
             },
             "$url" => Matcher::Url(self.url(arg)?),
             other => {
                 return err(
                     key.id,
                     format!(
-                    "unknown matcher `{other}`: use one of {}, or write `$${}` for a literal key",
-                    MATCHERS.join(", "),
-                    other.trim_start_matches('$')
-                ),
+                        "unknown matcher `{other}`: use one of {}, or write `$${}` for a literal key",
+                        MATCHERS.join(", "),
+                        other.trim_start_matches('$')
+                    ),
                 )
             }
         })
@@ -411,20 +360,14 @@ impl Builder<'_> {
                         "path" => path = Some(Box::new(self.pattern(value)?)),
                         "query" => {
                             let NodeKind::Object(params) = &value.kind else {
-                                return err(
-                                    value.id,
-                                    "`query` of `$url` takes a map of parameter to pattern",
-                                );
+                                return err(value.id, "`query` of `$url` takes a map of parameter to pattern");
                             };
                             for (name, p) in params {
                                 query.push((name.text.clone(), self.pattern(p)?));
                             }
                         }
                         other => {
-                            return err(
-                                key.id,
-                                format!("unknown key `{other}` in `$url`: use `path` and `query`"),
-                            )
+                            return err(key.id, format!("unknown key `{other}` in `$url`: use `path` and `query`"))
                         }
                     }
                 }
@@ -434,17 +377,11 @@ impl Builder<'_> {
                 None => Ok(UrlPat::Full(String::new())),
                 Some(Value::String(text)) => {
                     if reqwest::Url::parse(&text).is_err() {
-                        return err(
-                            arg.id,
-                            format!("`$url` needs an absolute URL, got {text:?}"),
-                        );
+                        return err(arg.id, format!("`$url` needs an absolute URL, got {text:?}"));
                     }
                     Ok(UrlPat::Full(text))
                 }
-                Some(other) => err(
-                    arg.id,
-                    format!("`$url` takes a URL string or {{path, query}}, got {other}"),
-                ),
+                Some(other) => err(arg.id, format!("`$url` takes a URL string or {{path, query}}, got {other}")),
             },
         }
     }
@@ -470,11 +407,7 @@ pub fn to_json(pat: &Pat) -> Value {
 fn entries_json(entries: &[(String, Pat)]) -> Map<String, Value> {
     let mut map = Map::new();
     for (key, value) in entries {
-        let key = if key.starts_with('$') {
-            format!("${key}")
-        } else {
-            key.clone()
-        };
+        let key = if key.starts_with('$') { format!("${key}") } else { key.clone() };
         map.insert(key, to_json(value));
     }
     map
@@ -483,10 +416,7 @@ fn entries_json(entries: &[(String, Pat)]) -> Map<String, Value> {
 fn matcher_json(m: &Matcher) -> (&'static str, Value) {
     match m {
         Matcher::Type(types) if types.len() == 1 => ("$type", Value::from(types[0].name())),
-        Matcher::Type(types) => (
-            "$type",
-            Value::from(types.iter().map(|t| t.name()).collect::<Vec<_>>()),
-        ),
+        Matcher::Type(types) => ("$type", Value::from(types.iter().map(|t| t.name()).collect::<Vec<_>>())),
         Matcher::Regex(re) => ("$regex", Value::from(re.as_str())),
         Matcher::Any => ("$any", Value::Bool(true)),
         Matcher::Absent => ("$absent", Value::Bool(true)),
@@ -494,14 +424,8 @@ fn matcher_json(m: &Matcher) -> (&'static str, Value) {
         Matcher::Not(p) => ("$not", to_json(p)),
         Matcher::Cmp(op, n) => (op.key(), Value::Number(n.clone())),
         Matcher::Len(p) => ("$len", to_json(p)),
-        Matcher::Contains(items) => (
-            "$contains",
-            Value::Array(items.iter().map(to_json).collect()),
-        ),
-        Matcher::Unordered(items) => (
-            "$unordered",
-            Value::Array(items.iter().map(to_json).collect()),
-        ),
+        Matcher::Contains(items) => ("$contains", Value::Array(items.iter().map(to_json).collect())),
+        Matcher::Unordered(items) => ("$unordered", Value::Array(items.iter().map(to_json).collect())),
         Matcher::Each(p) => ("$each", to_json(p)),
         Matcher::Exact(entries) => ("$exact", Value::Object(entries_json(entries))),
         Matcher::Url(UrlPat::Full(url)) => ("$url", Value::from(url.as_str())),

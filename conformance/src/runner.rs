@@ -41,10 +41,9 @@ impl Endpoint {
     /// `{base_url}` without its last path segment, and that segment (the REST root).
     pub fn site_and_root(&self) -> (String, String) {
         match self.base_url.rfind('/') {
-            Some(i) if i > self.base_url.find("://").map_or(0, |s| s + 2) => (
-                self.base_url[..i].to_string(),
-                self.base_url[i..].to_string(),
-            ),
+            Some(i) if i > self.base_url.find("://").map_or(0, |s| s + 2) => {
+                (self.base_url[..i].to_string(), self.base_url[i..].to_string())
+            }
             _ => (self.base_url.clone(), String::new()),
         }
     }
@@ -58,12 +57,7 @@ pub struct CaseContext {
 }
 
 /// Runs `case` and reports what happened.
-pub async fn run_case(
-    case: &Case,
-    endpoint: &Endpoint,
-    client: &Client,
-    ctx: &CaseContext,
-) -> CaseReport {
+pub async fn run_case(case: &Case, endpoint: &Endpoint, client: &Client, ctx: &CaseContext) -> CaseReport {
     let started = Instant::now();
     let mut env = Env::new(Utc::now());
     let builtins = [
@@ -98,17 +92,11 @@ pub async fn run_case(
     let mut cleanup = Vec::new();
     for (i, step) in case.cleanup.iter().enumerate() {
         let label = format!("cleanup[{i}]");
-        let missing: Vec<String> = step_variables(step)
-            .into_iter()
-            .filter(|v| !env.contains(v))
-            .collect();
+        let missing: Vec<String> = step_variables(step).into_iter().filter(|v| !env.contains(v)).collect();
         if !missing.is_empty() {
             cleanup.push(StepRecord {
                 label,
-                skipped: Some(format!(
-                    "needs {}, which an earlier failure left uncaptured",
-                    missing.join(", ")
-                )),
+                skipped: Some(format!("needs {}, which an earlier failure left uncaptured", missing.join(", "))),
                 ..StepRecord::default()
             });
             continue;
@@ -173,17 +161,9 @@ pub fn step_variables(step: &Step) -> BTreeSet<String> {
     out
 }
 
-async fn run_step(
-    step: &Step,
-    label: &str,
-    env: &mut Env,
-    endpoint: &Endpoint,
-    client: &Client,
-) -> Vec<StepRecord> {
+async fn run_step(step: &Step, label: &str, env: &mut Env, endpoint: &Endpoint, client: &Client) -> Vec<StepRecord> {
     let iterations: Vec<(String, Option<(usize, Value)>)> = if let Some(n) = step.repeat {
-        (0..n as usize)
-            .map(|i| (format!("{label} index {i}"), Some((i, Value::Null))))
-            .collect()
+        (0..n as usize).map(|i| (format!("{label} index {i}"), Some((i, Value::Null)))).collect()
     } else if let Some(list) = &step.foreach {
         let items = match env.get(list) {
             Some(Binding::Data(Value::Array(items))) => items.clone(),
@@ -198,18 +178,12 @@ async fn run_step(
                 };
                 return vec![StepRecord {
                     label: label.to_string(),
-                    error: Some(format!(
-                        "`foreach: {list}` needs a list, and `{list}` is {what}"
-                    )),
+                    error: Some(format!("`foreach: {list}` needs a list, and `{list}` is {what}")),
                     ..StepRecord::default()
                 }];
             }
         };
-        items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| (format!("{label} index {i}"), Some((i, item))))
-            .collect()
+        items.into_iter().enumerate().map(|(i, item)| (format!("{label} index {i}"), Some((i, item)))).collect()
     } else {
         vec![(label.to_string(), None)]
     };
@@ -249,20 +223,11 @@ async fn run_step(
 }
 
 fn template_error(label: String, request: Option<SentRequest>, e: TemplateError) -> StepRecord {
-    StepRecord {
-        label,
-        request,
-        error: Some(format!("template error: {e}")),
-        ..StepRecord::default()
-    }
+    StepRecord { label, request, error: Some(format!("template error: {e}")), ..StepRecord::default() }
 }
 
 /// Builds the request of a step with its templates filled in.
-pub fn render_request(
-    request: &Request,
-    env: &Env,
-    endpoint: &Endpoint,
-) -> Result<SentRequest, TemplateError> {
+pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Result<SentRequest, TemplateError> {
     let lang = match &request.lang {
         Some(t) => Some(env.render_text(t)?),
         None => None,
@@ -272,10 +237,7 @@ pub fn render_request(
         Target::Path(t) => {
             let path = slash(&env.render_text(t)?);
             match &lang {
-                Some(lang) => format!(
-                    "{site}/{lang}{root}/{}{path}",
-                    endpoint.namespace.trim_matches('/')
-                ),
+                Some(lang) => format!("{site}/{lang}{root}/{}{path}", endpoint.namespace.trim_matches('/')),
                 None => format!("{}{path}", endpoint.namespace_url()),
             }
         }
@@ -315,10 +277,7 @@ pub fn render_request(
             for (key, node) in entries {
                 flatten(&rename(key, endpoint), &env.render_data(node)?, &mut pairs);
             }
-            headers.push((
-                "Content-Type".to_string(),
-                "application/x-www-form-urlencoded".to_string(),
-            ));
+            headers.push(("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string()));
             Some(encode(&pairs))
         }
         Body::Raw(t) => Some(env.render_text(t)?),
@@ -341,13 +300,7 @@ pub fn render_request(
             }
         },
     };
-    Ok(SentRequest {
-        method: request.method.clone(),
-        url,
-        headers,
-        auth,
-        body,
-    })
+    Ok(SentRequest { method: request.method.clone(), url, headers, auth, body })
 }
 
 fn slash(path: &str) -> String {
@@ -369,12 +322,8 @@ fn rename(key: &str, endpoint: &Endpoint) -> String {
 /// Query and form encoding: lists as `key[]=`, maps as `key[sub]=`, null as an empty value.
 fn flatten(key: &str, value: &Value, out: &mut Vec<(String, String)>) {
     match value {
-        Value::Array(items) => items
-            .iter()
-            .for_each(|item| flatten(&format!("{key}[]"), item, out)),
-        Value::Object(map) => map
-            .iter()
-            .for_each(|(k, v)| flatten(&format!("{key}[{k}]"), v, out)),
+        Value::Array(items) => items.iter().for_each(|item| flatten(&format!("{key}[]"), item, out)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| flatten(&format!("{key}[{k}]"), v, out)),
         Value::Null => out.push((key.to_string(), String::new())),
         Value::String(s) => out.push((key.to_string(), s.clone())),
         other => out.push((key.to_string(), other.to_string())),
@@ -410,10 +359,7 @@ async fn send(client: &Client, request: &SentRequest) -> Result<Answer, String> 
     if let Some(body) = &request.body {
         builder = builder.body(body.clone());
     }
-    let response = builder
-        .send()
-        .await
-        .map_err(|e| describe_error(&e, &request.url))?;
+    let response = builder.send().await.map_err(|e| describe_error(&e, &request.url))?;
     let status = response.status().as_u16();
     let mut headers: Vec<(String, String)> = Vec::new();
     for (name, value) in response.headers() {
@@ -426,15 +372,8 @@ async fn send(client: &Client, request: &SentRequest) -> Result<Answer, String> 
             None => headers.push((name.as_str().to_string(), value)),
         }
     }
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|e| describe_error(&e, &request.url))?;
-    Ok(Answer {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&bytes).into_owned(),
-    })
+    let bytes = response.bytes().await.map_err(|e| describe_error(&e, &request.url))?;
+    Ok(Answer { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() })
 }
 
 fn describe_error(e: &reqwest::Error, url: &str) -> String {
@@ -478,15 +417,7 @@ async fn run_once(
     let answer = match send(client, &request).await {
         Ok(answer) => answer,
         Err(e) => {
-            return (
-                StepRecord {
-                    label,
-                    request: Some(request),
-                    error: Some(e),
-                    ..StepRecord::default()
-                },
-                Vec::new(),
-            )
+            return (StepRecord { label, request: Some(request), error: Some(e), ..StepRecord::default() }, Vec::new())
         }
     };
     let mut record = StepRecord {
@@ -520,10 +451,7 @@ async fn run_once(
     }
     let needs_json = expect.json.is_some()
         || !expect.paths.is_empty()
-        || step
-            .capture
-            .iter()
-            .any(|(_, c)| matches!(c, Capture::Path(..)));
+        || step.capture.iter().any(|(_, c)| matches!(c, Capture::Path(..)));
     let body: Option<Value> = if needs_json {
         match serde_json::from_str::<Value>(&answer.body) {
             Ok(v) => Some(v),
@@ -587,20 +515,14 @@ async fn run_once(
     let mut captured = Vec::new();
     for (name, capture) in &step.capture {
         match capture {
-            Capture::Header(header) => {
-                match answer
-                    .headers
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(header))
-                {
-                    Some((_, value)) => captured.push((name.clone(), Value::String(value.clone()))),
-                    None => mismatches.push(Mismatch {
-                        path: format!("capture {name}"),
-                        expected: format!("a `{header}` header"),
-                        actual: "no such header".into(),
-                    }),
-                }
-            }
+            Capture::Header(header) => match answer.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(header)) {
+                Some((_, value)) => captured.push((name.clone(), Value::String(value.clone()))),
+                None => mismatches.push(Mismatch {
+                    path: format!("capture {name}"),
+                    expected: format!("a `{header}` header"),
+                    actual: "no such header".into(),
+                }),
+            },
             Capture::Path(source, path) => {
                 let Some(body) = &body else { continue };
                 let nodes = path.query(body).all();
@@ -611,10 +533,7 @@ async fn run_once(
                         actual: "nothing".into(),
                     }),
                     1 => captured.push((name.clone(), nodes[0].clone())),
-                    _ => captured.push((
-                        name.clone(),
-                        Value::Array(nodes.into_iter().cloned().collect()),
-                    )),
+                    _ => captured.push((name.clone(), Value::Array(nodes.into_iter().cloned().collect()))),
                 }
             }
         }

@@ -14,15 +14,7 @@ use serde_json::{Number, Value};
 use crate::yaml::{Node, NodeKind};
 
 /// The names that every case can use without defining them.
-pub const BUILTINS: &[&str] = &[
-    "run_id",
-    "case_id",
-    "language_param",
-    "base_url",
-    "site_url",
-    "namespace_url",
-    "now",
-];
+pub const BUILTINS: &[&str] = &["run_id", "case_id", "language_param", "base_url", "site_url", "namespace_url", "now"];
 
 /// The built-ins that take an argument in parentheses.
 pub const FUNCTIONS: &[&str] = &["date", "datetime", "timestamp"];
@@ -92,10 +84,7 @@ pub struct DateArg {
 impl Template {
     /// A template with no expressions.
     pub fn literal(text: &str) -> Template {
-        Template {
-            source: text.to_string(),
-            parts: vec![Part::Lit(text.to_string())],
-        }
+        Template { source: text.to_string(), parts: vec![Part::Lit(text.to_string())] }
     }
 
     /// Parses `text`; the error says what is wrong and how to write it instead.
@@ -108,9 +97,7 @@ impl Template {
             }
             let after = &rest[start + 2..];
             let Some(end) = after.find("}}") else {
-                return Err(format!(
-                    "unclosed `{{{{` in {text:?}: close the expression with `}}}}`"
-                ));
+                return Err(format!("unclosed `{{{{` in {text:?}: close the expression with `}}}}`"));
             };
             parts.push(Part::Expr(parse_expr(&after[..end])?));
             rest = &after[end + 2..];
@@ -118,10 +105,7 @@ impl Template {
         if !rest.is_empty() {
             parts.push(Part::Lit(rest.to_string()));
         }
-        Ok(Template {
-            source: text.to_string(),
-            parts,
-        })
+        Ok(Template { source: text.to_string(), parts })
     }
 
     /// The expression when the string is exactly one `{{...}}` (and so keeps its type).
@@ -170,32 +154,23 @@ fn parse_expr(raw: &str) -> Result<Expr, String> {
             "int" => Filter::Int,
             "string" => Filter::String,
             "regex" => Filter::Regex,
-            other => {
-                return Err(format!(
-                    "unknown filter `{other}` in `{{{{{source}}}}}`: use int, string or regex"
-                ))
-            }
+            other => return Err(format!("unknown filter `{other}` in `{{{{{source}}}}}`: use int, string or regex")),
         });
     }
     if main.is_empty() {
-        return Err(format!(
-            "empty expression `{{{{{source}}}}}`: name a variable inside the braces"
-        ));
+        return Err(format!("empty expression `{{{{{source}}}}}`: name a variable inside the braces"));
     }
     let name_end = main.find(|c: char| !is_ident_char(c)).unwrap_or(main.len());
     let name = &main[..name_end];
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
-        return Err(format!(
-            "`{{{{{source}}}}}` does not start with a variable name (letters, digits, `_`, `-`)"
-        ));
+        return Err(format!("`{{{{{source}}}}}` does not start with a variable name (letters, digits, `_`, `-`)"));
     }
     let mut rest = &main[name_end..];
     let head = if let Some(after) = rest.strip_prefix('(') {
         let Some(close) = after.find(')') else {
             return Err(format!("missing `)` in `{{{{{source}}}}}`"));
         };
-        let arg =
-            parse_date_arg(&after[..close]).map_err(|e| format!("{e} in `{{{{{source}}}}}`"))?;
+        let arg = parse_date_arg(&after[..close]).map_err(|e| format!("{e} in `{{{{{source}}}}}`"))?;
         rest = &after[close + 1..];
         match name {
             "date" => Head::Date(arg),
@@ -213,24 +188,18 @@ fn parse_expr(raw: &str) -> Result<Expr, String> {
     let mut access = Vec::new();
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('.') {
-            let end = after
-                .find(|c: char| !is_ident_char(c))
-                .unwrap_or(after.len());
+            let end = after.find(|c: char| !is_ident_char(c)).unwrap_or(after.len());
             if end == 0 {
                 return Err(format!("missing key after `.` in `{{{{{source}}}}}`"));
             }
             access.push(Access::Key(after[..end].to_string()));
             rest = &after[end..];
         } else if let Some(after) = rest.strip_prefix('[') {
-            let close = after
-                .find(']')
-                .ok_or_else(|| format!("missing `]` in `{{{{{source}}}}}`"))?;
-            let index = after[..close].trim().parse::<usize>().map_err(|_| {
-                format!(
-                    "`[{}]` in `{{{{{source}}}}}` is not a non-negative index",
-                    &after[..close]
-                )
-            })?;
+            let close = after.find(']').ok_or_else(|| format!("missing `]` in `{{{{{source}}}}}`"))?;
+            let index = after[..close]
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| format!("`[{}]` in `{{{{{source}}}}}` is not a non-negative index", &after[..close]))?;
             access.push(Access::Index(index));
             rest = &after[close + 1..];
         } else {
@@ -240,12 +209,7 @@ fn parse_expr(raw: &str) -> Result<Expr, String> {
             ));
         }
     }
-    Ok(Expr {
-        source,
-        head,
-        access,
-        filters,
-    })
+    Ok(Expr { source, head, access, filters })
 }
 
 /// Parses an offset such as `+30d`, `-2d`, `+1d+2h`, optionally followed by a time `HH:MM`.
@@ -269,9 +233,7 @@ pub fn parse_date_arg(text: &str) -> Result<DateArg, String> {
 
 fn parse_offset(token: &str) -> Result<Vec<(i64, Unit)>, String> {
     let bad = || {
-        format!(
-            "bad offset `{token}`: write signed amounts with a unit (min, h, d, w, mo, y), e.g. `+30d` or `+1d-2h`"
-        )
+        format!("bad offset `{token}`: write signed amounts with a unit (min, h, d, w, mo, y), e.g. `+30d` or `+1d-2h`")
     };
     let mut out = Vec::new();
     let mut rest = token;
@@ -282,9 +244,7 @@ fn parse_offset(token: &str) -> Result<Vec<(i64, Unit)>, String> {
             _ => return Err(bad()),
         };
         rest = &rest[1..];
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
         if digits == 0 {
             return Err(bad());
         }
@@ -317,19 +277,13 @@ pub fn apply_date_arg(now: DateTime<Utc>, arg: &DateArg) -> Result<DateTime<Utc>
     let mut at = now;
     for &(amount, unit) in &arg.offset {
         at = match unit {
-            Unit::Minute => {
-                at.checked_add_signed(Duration::try_minutes(amount).ok_or_else(overflow)?)
-            }
+            Unit::Minute => at.checked_add_signed(Duration::try_minutes(amount).ok_or_else(overflow)?),
             Unit::Hour => at.checked_add_signed(Duration::try_hours(amount).ok_or_else(overflow)?),
             Unit::Day => at.checked_add_signed(Duration::try_days(amount).ok_or_else(overflow)?),
             Unit::Week => at.checked_add_signed(Duration::try_weeks(amount).ok_or_else(overflow)?),
             Unit::Month | Unit::Year => {
-                let months = if unit == Unit::Year {
-                    amount.checked_mul(12)
-                } else {
-                    Some(amount)
-                }
-                .ok_or_else(overflow)?;
+                let months =
+                    if unit == Unit::Year { amount.checked_mul(12) } else { Some(amount) }.ok_or_else(overflow)?;
                 let count = u32::try_from(months.unsigned_abs()).map_err(|_| overflow())?;
                 if months >= 0 {
                     at.checked_add_months(Months::new(count))
@@ -383,11 +337,7 @@ const MAX_DEPTH: usize = 32;
 impl Env {
     /// An environment whose clock is fixed at `now` for the whole case.
     pub fn new(now: DateTime<Utc>) -> Env {
-        Env {
-            vars: BTreeMap::new(),
-            now,
-            depth: Cell::new(0),
-        }
+        Env { vars: BTreeMap::new(), now, depth: Cell::new(0) }
     }
 
     pub fn set(&mut self, name: &str, binding: Binding) {
@@ -409,9 +359,7 @@ impl Env {
     fn enter(&self) -> Result<DepthGuard<'_>, TemplateError> {
         let depth = self.depth.get() + 1;
         if depth > MAX_DEPTH {
-            return Err(TemplateError(
-                "variables refer to each other in a loop".into(),
-            ));
+            return Err(TemplateError("variables refer to each other in a loop".into()));
         }
         self.depth.set(depth);
         Ok(DepthGuard(&self.depth))
@@ -421,9 +369,9 @@ impl Env {
     pub fn eval<'a>(&'a self, expr: &Expr) -> Result<Resolved<'a>, TemplateError> {
         let _guard = self.enter()?;
         let mut resolved = match &expr.head {
-            Head::Var(name) if name == "now" && !self.vars.contains_key("now") => Resolved::Data(
-                Value::String(self.now.format("%Y-%m-%d %H:%M:%S").to_string()),
-            ),
+            Head::Var(name) if name == "now" && !self.vars.contains_key("now") => {
+                Resolved::Data(Value::String(self.now.format("%Y-%m-%d %H:%M:%S").to_string()))
+            }
             Head::Var(name) => match self.vars.get(name) {
                 Some(Binding::Data(value)) => Resolved::Data(value.clone()),
                 Some(Binding::Pattern(node)) => Resolved::Pattern(node),
@@ -431,19 +379,13 @@ impl Env {
                     return Err(TemplateError(format!("unknown variable `{name}`")));
                 }
             },
-            Head::Date(arg) => Resolved::Data(Value::String(
-                apply_date_arg(self.now, arg)?
-                    .format("%Y-%m-%d")
-                    .to_string(),
-            )),
-            Head::DateTime(arg) => Resolved::Data(Value::String(
-                apply_date_arg(self.now, arg)?
-                    .format("%Y-%m-%d %H:%M:%S")
-                    .to_string(),
-            )),
-            Head::Timestamp(arg) => Resolved::Data(Value::Number(
-                apply_date_arg(self.now, arg)?.timestamp().into(),
-            )),
+            Head::Date(arg) => {
+                Resolved::Data(Value::String(apply_date_arg(self.now, arg)?.format("%Y-%m-%d").to_string()))
+            }
+            Head::DateTime(arg) => {
+                Resolved::Data(Value::String(apply_date_arg(self.now, arg)?.format("%Y-%m-%d %H:%M:%S").to_string()))
+            }
+            Head::Timestamp(arg) => Resolved::Data(Value::Number(apply_date_arg(self.now, arg)?.timestamp().into())),
         };
         for step in &expr.access {
             resolved = match resolved {
@@ -515,12 +457,9 @@ impl Env {
             NodeKind::Bool(b) => Value::Bool(*b),
             NodeKind::Number(n) => Value::Number(n.clone()),
             NodeKind::Str(template) => self.render_template(template)?,
-            NodeKind::Array(items) => Value::Array(
-                items
-                    .iter()
-                    .map(|item| self.render_data(item))
-                    .collect::<Result<_, _>>()?,
-            ),
+            NodeKind::Array(items) => {
+                Value::Array(items.iter().map(|item| self.render_data(item)).collect::<Result<_, _>>()?)
+            }
             NodeKind::Object(entries) => {
                 let mut map = serde_json::Map::new();
                 for (key, value) in entries {
@@ -545,17 +484,10 @@ fn missing(expr: &Expr, step: &Access) -> TemplateError {
         Access::Key(key) => format!("key `{key}`"),
         Access::Index(i) => format!("index [{i}]"),
     };
-    TemplateError(format!(
-        "`{{{{{}}}}}`: the value has no {what}",
-        expr.source
-    ))
+    TemplateError(format!("`{{{{{}}}}}`: the value has no {what}", expr.source))
 }
 
-fn access_value<'v>(
-    value: &'v Value,
-    step: &Access,
-    expr: &Expr,
-) -> Result<&'v Value, TemplateError> {
+fn access_value<'v>(value: &'v Value, step: &Access, expr: &Expr) -> Result<&'v Value, TemplateError> {
     let found = match (value, step) {
         (Value::Object(map), Access::Key(key)) => map.get(key),
         (Value::Array(items), Access::Index(i)) => items.get(*i),
@@ -565,19 +497,12 @@ fn access_value<'v>(
 }
 
 fn apply_filter(filter: Filter, value: Value, expr: &Expr) -> Result<Value, TemplateError> {
-    let fail = |what: &str| {
-        TemplateError(format!(
-            "`{{{{{}}}}}`: cannot convert {what} to an integer",
-            expr.source
-        ))
-    };
+    let fail = |what: &str| TemplateError(format!("`{{{{{}}}}}`: cannot convert {what} to an integer", expr.source));
     Ok(match filter {
         Filter::Int => match &value {
             Value::Number(n) if n.is_i64() || n.is_u64() => value,
             Value::Number(n) => match n.as_f64() {
-                Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
-                    Value::Number(Number::from(f as i64))
-                }
+                Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::Number(Number::from(f as i64)),
                 _ => return Err(fail(&n.to_string())),
             },
             Value::String(s) => match s.trim().parse::<i64>() {
@@ -648,15 +573,9 @@ mod tests {
     #[test]
     fn syntax_errors_are_reported() {
         assert!(Template::parse("{{id").unwrap_err().contains("unclosed"));
-        assert!(Template::parse("{{id | upper}}")
-            .unwrap_err()
-            .contains("unknown filter"));
-        assert!(Template::parse("{{foo(+1d)}}")
-            .unwrap_err()
-            .contains("unknown function"));
-        assert!(Template::parse("{{date(+1x)}}")
-            .unwrap_err()
-            .contains("bad offset"));
+        assert!(Template::parse("{{id | upper}}").unwrap_err().contains("unknown filter"));
+        assert!(Template::parse("{{foo(+1d)}}").unwrap_err().contains("unknown function"));
+        assert!(Template::parse("{{date(+1x)}}").unwrap_err().contains("bad offset"));
         assert!(Template::parse("{{ids[-1]}}").is_err());
         assert!(Template::parse("{{}}").is_err());
     }
@@ -667,30 +586,12 @@ mod tests {
         assert_eq!(render("{{date(+30d)}}").unwrap(), json!("2024-03-01"));
         assert_eq!(render("{{date(+1mo)}}").unwrap(), json!("2024-02-29"));
         assert_eq!(render("{{date(-1y+1mo)}}").unwrap(), json!("2023-02-28"));
-        assert_eq!(
-            render("{{datetime(+1d+2h)}}").unwrap(),
-            json!("2024-02-01 12:30:15")
-        );
-        assert_eq!(
-            render("{{datetime(+1w 19:00)}}").unwrap(),
-            json!("2024-02-07 19:00:00")
-        );
-        assert_eq!(
-            render("{{datetime(-5min)}}").unwrap(),
-            json!("2024-01-31 10:25:15")
-        );
-        assert_eq!(
-            render("{{datetime()}}").unwrap(),
-            json!("2024-01-31 10:30:15")
-        );
-        assert_eq!(
-            render("{{timestamp(+0d 00:00)}}").unwrap(),
-            json!(1706659200)
-        );
-        assert_eq!(
-            render("{{date(+30d)}} 19:00:00").unwrap(),
-            json!("2024-03-01 19:00:00")
-        );
+        assert_eq!(render("{{datetime(+1d+2h)}}").unwrap(), json!("2024-02-01 12:30:15"));
+        assert_eq!(render("{{datetime(+1w 19:00)}}").unwrap(), json!("2024-02-07 19:00:00"));
+        assert_eq!(render("{{datetime(-5min)}}").unwrap(), json!("2024-01-31 10:25:15"));
+        assert_eq!(render("{{datetime()}}").unwrap(), json!("2024-01-31 10:30:15"));
+        assert_eq!(render("{{timestamp(+0d 00:00)}}").unwrap(), json!(1706659200));
+        assert_eq!(render("{{date(+30d)}} 19:00:00").unwrap(), json!("2024-03-01 19:00:00"));
     }
 
     #[test]
@@ -698,13 +599,9 @@ mod tests {
         let mut env = env();
         let node: Node = serde_yaml_ng::from_str(r#"{a: [1, "{{id}}"]}"#).unwrap();
         env.set("pat", Binding::Pattern(node));
-        let value = env
-            .render_template(&Template::parse("{{pat}}").unwrap())
-            .unwrap();
+        let value = env.render_template(&Template::parse("{{pat}}").unwrap()).unwrap();
         assert_eq!(value, json!({"a": [1, 42]}));
-        let value = env
-            .render_template(&Template::parse("{{pat.a[1]}}").unwrap())
-            .unwrap();
+        let value = env.render_template(&Template::parse("{{pat.a[1]}}").unwrap()).unwrap();
         assert_eq!(value, json!(42));
     }
 
@@ -713,9 +610,7 @@ mod tests {
         let mut env = env();
         let node: Node = serde_yaml_ng::from_str(r#""{{loop}}""#).unwrap();
         env.set("loop", Binding::Pattern(node));
-        let err = env
-            .render_template(&Template::parse("{{loop}}").unwrap())
-            .unwrap_err();
+        let err = env.render_template(&Template::parse("{{loop}}").unwrap()).unwrap_err();
         assert!(err.0.contains("loop"));
     }
 }

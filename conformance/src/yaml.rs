@@ -71,10 +71,7 @@ pub struct Map<V> {
 
 impl<V> Map<V> {
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.text == key)
-            .map(|(_, v)| v)
+        self.entries.iter().find(|(k, _)| k.text == key).map(|(_, v)| v)
     }
 }
 
@@ -98,10 +95,7 @@ pub enum NodeKind {
 impl Node {
     /// A node built in code (tests, defaults); id `usize::MAX` is never blamed.
     pub fn synthetic(kind: NodeKind) -> Node {
-        Node {
-            id: usize::MAX,
-            kind,
-        }
+        Node { id: usize::MAX, kind }
     }
 
     /// Converts plain JSON (no templates) into a node.
@@ -114,17 +108,7 @@ impl Node {
             Value::String(s) => NodeKind::Str(Template::literal(s)),
             Value::Array(items) => NodeKind::Array(items.iter().map(Node::from_json).collect()),
             Value::Object(map) => NodeKind::Object(
-                map.iter()
-                    .map(|(k, v)| {
-                        (
-                            Text {
-                                id: usize::MAX,
-                                text: k.clone(),
-                            },
-                            Node::from_json(v),
-                        )
-                    })
-                    .collect(),
+                map.iter().map(|(k, v)| (Text { id: usize::MAX, text: k.clone() }, Node::from_json(v))).collect(),
             ),
         };
         Node::synthetic(kind)
@@ -157,10 +141,7 @@ impl<'de> Visitor<'de> for TextVisitor {
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
         check_fail(self.0)?;
-        Ok(Text {
-            id: self.0,
-            text: v.to_string(),
-        })
+        Ok(Text { id: self.0, text: v.to_string() })
     }
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Text, E> {
         self.visit_str(&v.to_string())
@@ -200,9 +181,7 @@ impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
                 let text = TextVisitor(self.0).visit_str::<E>(v)?;
                 if !self.1.insert(v.to_string()) {
-                    return Err(E::custom(format!(
-                        "duplicate key `{v}`: each key may appear once in a map"
-                    )));
+                    return Err(E::custom(format!("duplicate key `{v}`: each key may appear once in a map")));
                 }
                 Ok(text)
             }
@@ -238,10 +217,7 @@ impl<'de> Deserialize<'de> for Tpl {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Tpl, E> {
                 check_fail(self.0)?;
                 let template = Template::parse(v).map_err(E::custom)?;
-                Ok(Tpl {
-                    id: self.0,
-                    template,
-                })
+                Ok(Tpl { id: self.0, template })
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<Tpl, E> {
                 self.visit_str(&v.to_string())
@@ -280,10 +256,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for Map<V> {
                     entries.push((key, value));
                 }
                 check_fail(self.0)?;
-                Ok(Map {
-                    id: self.0,
-                    entries,
-                })
+                Ok(Map { id: self.0, entries })
             }
         }
         d.deserialize_map(MV(id, std::marker::PhantomData))
@@ -302,51 +275,32 @@ impl<'de> Visitor<'de> for NodeVisitor {
     }
     fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
         check_fail(self.0)?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Null,
-        })
+        Ok(Node { id: self.0, kind: NodeKind::Null })
     }
     fn visit_none<E: de::Error>(self) -> Result<Node, E> {
         self.visit_unit()
     }
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node, E> {
         check_fail(self.0)?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Bool(v),
-        })
+        Ok(Node { id: self.0, kind: NodeKind::Bool(v) })
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node, E> {
         check_fail(self.0)?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Number(v.into()),
-        })
+        Ok(Node { id: self.0, kind: NodeKind::Number(v.into()) })
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
         check_fail(self.0)?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Number(v.into()),
-        })
+        Ok(Node { id: self.0, kind: NodeKind::Number(v.into()) })
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {
         check_fail(self.0)?;
-        let number = Number::from_f64(v)
-            .ok_or_else(|| E::custom("numbers must be finite (no .inf or .nan)"))?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Number(number),
-        })
+        let number = Number::from_f64(v).ok_or_else(|| E::custom("numbers must be finite (no .inf or .nan)"))?;
+        Ok(Node { id: self.0, kind: NodeKind::Number(number) })
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
         check_fail(self.0)?;
         let template = Template::parse(v).map_err(E::custom)?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Str(template),
-        })
+        Ok(Node { id: self.0, kind: NodeKind::Str(template) })
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut access: A) -> Result<Node, A::Error> {
         let mut items = Vec::new();
@@ -354,10 +308,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
             items.push(item);
         }
         check_fail(self.0)?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Array(items),
-        })
+        Ok(Node { id: self.0, kind: NodeKind::Array(items) })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Node, A::Error> {
         let mut seen = HashSet::new();
@@ -367,10 +318,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
             entries.push((key, value));
         }
         check_fail(self.0)?;
-        Ok(Node {
-            id: self.0,
-            kind: NodeKind::Object(entries),
-        })
+        Ok(Node { id: self.0, kind: NodeKind::Object(entries) })
     }
 }
 

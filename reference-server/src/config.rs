@@ -28,9 +28,7 @@ impl Role {
     }
 
     pub fn parse(text: &str) -> Option<Role> {
-        Role::ALL
-            .into_iter()
-            .find(|role| role.name().eq_ignore_ascii_case(text))
+        Role::ALL.into_iter().find(|role| role.name().eq_ignore_ascii_case(text))
     }
 }
 
@@ -50,18 +48,12 @@ impl UserSpec {
             return Err(format!("expected NAME:PASSWORD:ROLE, got {text:?}"));
         };
         if name.is_empty() || password.is_empty() {
-            return Err(format!(
-                "user name and password must not be empty in {text:?}"
-            ));
+            return Err(format!("user name and password must not be empty in {text:?}"));
         }
         let role = Role::parse(role).ok_or_else(|| {
             format!("unknown role {role:?}: use administrator, editor, author, contributor or subscriber")
         })?;
-        Ok(UserSpec {
-            name: name.to_string(),
-            password: password.to_string(),
-            role,
-        })
+        Ok(UserSpec { name: name.to_string(), password: password.to_string(), role })
     }
 
     /// The five default users, one per role, in role order (IDs 1 to 5).
@@ -69,16 +61,8 @@ impl UserSpec {
         Role::ALL
             .into_iter()
             .map(|role| {
-                let name = if role == Role::Administrator {
-                    "admin"
-                } else {
-                    role.name()
-                };
-                UserSpec {
-                    name: name.to_string(),
-                    password: format!("{name}-password"),
-                    role,
-                }
+                let name = if role == Role::Administrator { "admin" } else { role.name() };
+                UserSpec { name: name.to_string(), password: format!("{name}-password"), role }
             })
             .collect()
     }
@@ -95,21 +79,14 @@ pub struct Features {
 
 impl Default for Features {
     fn default() -> Self {
-        Features {
-            geoloc: true,
-            tickets: true,
-        }
+        Features { geoloc: true, tickets: true }
     }
 }
 
 impl Features {
     /// Applies a `--without geoloc,tickets` list.
     pub fn without(mut self, list: &str) -> Result<Features, String> {
-        for name in list
-            .split(',')
-            .map(str::trim)
-            .filter(|name| !name.is_empty())
-        {
+        for name in list.split(',').map(str::trim).filter(|name| !name.is_empty()) {
             match name {
                 "geoloc" => self.geoloc = false,
                 "tickets" => self.tickets = false,
@@ -162,9 +139,6 @@ impl Default for Config {
 impl Config {
     /// A configuration for tests and embedding: a free port on loopback, defaults otherwise.
     pub fn ephemeral() -> Config {
-        Config {
-            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            ..Config::default()
-        }
+        Config { listen: SocketAddr::from(([127, 0, 0, 1], 0)), ..Config::default() }
     }
 }

@@ -102,15 +102,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
             })
             .await;
     });
-    Ok(RunningServer {
-        addr,
-        site_url,
-        base_url,
-        api_url,
-        users,
-        stop: Some(stop),
-        task,
-    })
+    Ok(RunningServer { addr, site_url, base_url, api_url, users, stop: Some(stop), task })
 }
 
 /// One request through the whole pipeline; never fails, every error is an envelope.

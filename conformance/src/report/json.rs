@@ -12,10 +12,7 @@ pub fn render(run_id: &str, reports: &[CaseReport]) -> Value {
         .levels
         .iter()
         .map(|(level, c)| {
-            (
-                level.name().to_string(),
-                json!({"passed": c.passed, "failed": c.failed, "skipped": c.skipped}),
-            )
+            (level.name().to_string(), json!({"passed": c.passed, "failed": c.failed, "skipped": c.skipped}))
         })
         .collect();
     let cases: Vec<Value> = reports
@@ -25,10 +22,7 @@ pub fn render(run_id: &str, reports: &[CaseReport]) -> Value {
                 Outcome::Error(reason) | Outcome::Skipped(reason) => Some(reason.clone()),
                 _ => None,
             };
-            let mismatches = r
-                .failed_step()
-                .map(|s| s.mismatches.clone())
-                .unwrap_or_default();
+            let mismatches = r.failed_step().map(|s| s.mismatches.clone()).unwrap_or_default();
             json!({
                 "name": r.name,
                 "file": r.file,

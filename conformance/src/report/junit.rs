@@ -45,9 +45,7 @@ pub fn render(reports: &[CaseReport]) -> String {
         let file = report.name.split("::").next().unwrap_or(&report.name);
         files.entry(file).or_default().push(report);
     }
-    let count = |list: &[&CaseReport], f: fn(&Outcome) -> bool| {
-        list.iter().filter(|r| f(&r.outcome)).count()
-    };
+    let count = |list: &[&CaseReport], f: fn(&Outcome) -> bool| list.iter().filter(|r| f(&r.outcome)).count();
     let all: Vec<&CaseReport> = reports.iter().collect();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let total: f64 = reports.iter().map(|r| r.duration.as_secs_f64()).sum();
@@ -71,11 +69,7 @@ pub fn render(reports: &[CaseReport]) -> String {
             count(&list, |o| matches!(o, Outcome::Skipped(_))),
         );
         for report in list {
-            let case = report
-                .name
-                .split_once("::")
-                .map(|(_, c)| c)
-                .unwrap_or(&report.name);
+            let case = report.name.split_once("::").map(|(_, c)| c).unwrap_or(&report.name);
             let _ = write!(
                 out,
                 "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" time=\"{:.3}\"",

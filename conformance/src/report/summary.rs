@@ -24,10 +24,8 @@ pub struct Tally {
 
 impl Tally {
     pub fn of(reports: &[CaseReport]) -> Tally {
-        let mut tally = Tally {
-            levels: Level::ALL.iter().map(|l| (*l, Count::default())).collect(),
-            ..Tally::default()
-        };
+        let mut tally =
+            Tally { levels: Level::ALL.iter().map(|l| (*l, Count::default())).collect(), ..Tally::default() };
         for report in reports {
             let Some(level) = report.level else {
                 tally.file_errors += 1;
@@ -56,11 +54,7 @@ impl Tally {
     }
 
     fn count(&self, level: Level) -> Count {
-        self.levels
-            .iter()
-            .find(|(l, _)| *l == level)
-            .map(|(_, c)| *c)
-            .unwrap_or_default()
+        self.levels.iter().find(|(l, _)| *l == level).map(|(_, c)| *c).unwrap_or_default()
     }
 
     /// True when every must case that ran passed and at least one ran.
@@ -86,11 +80,7 @@ pub fn render(tally: &Tally) -> String {
         .collect();
     let _ = writeln!(out, "conformance: {}", levels.join(", "));
     if tally.file_errors > 0 {
-        let _ = writeln!(
-            out,
-            "case files with errors: {} (their cases did not run)",
-            tally.file_errors
-        );
+        let _ = writeln!(out, "case files with errors: {} (their cases did not run)", tally.file_errors);
     }
     if tally.expected_failures > 0 || tally.unexpected_passes > 0 {
         let _ = writeln!(
@@ -114,11 +104,7 @@ pub fn render(tally: &Tally) -> String {
             None => "verdict: CONFORMS: every must case passed".to_string(),
         }
     } else {
-        format!(
-            "verdict: DOES NOT CONFORM: {} of {} must cases failed",
-            must.failed,
-            must.passed + must.failed
-        )
+        format!("verdict: DOES NOT CONFORM: {} of {} must cases failed", must.failed, must.passed + must.failed)
     };
     out.push_str(&verdict);
     out.push('\n');

@@ -19,11 +19,7 @@ const RESET: &str = "\x1b[0m";
 
 /// Quotes a word for a POSIX shell.
 pub fn shell_quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,%+".contains(c))
-    {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=@,%+".contains(c)) {
         return text.to_string();
     }
     format!("'{}'", text.replace('\'', r#"'\''"#))
@@ -32,8 +28,8 @@ pub fn shell_quote(text: &str) -> String {
 /// The request as a `curl` command that sends it again.
 pub fn curl(request: &SentRequest) -> String {
     let mut out = String::from("curl -i");
-    let implied = (request.method == "GET" && request.body.is_none())
-        || (request.method == "POST" && request.body.is_some());
+    let implied =
+        (request.method == "GET" && request.body.is_none()) || (request.method == "POST" && request.body.is_some());
     if !implied {
         let _ = write!(out, " -X {}", request.method);
     }
@@ -55,11 +51,7 @@ pub fn diff(expected: &Value, actual: &Value, color: bool) -> String {
     let left = serde_json::to_string_pretty(expected).unwrap_or_default() + "\n";
     let right = serde_json::to_string_pretty(actual).unwrap_or_default() + "\n";
     let text_diff = TextDiff::from_lines(&left, &right);
-    let unified = text_diff
-        .unified_diff()
-        .context_radius(3)
-        .header("expected", "actual")
-        .to_string();
+    let unified = text_diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
     let lines: Vec<&str> = unified.lines().collect();
     let mut out = String::new();
     for line in lines.iter().take(MAX_DIFF_LINES) {
@@ -81,11 +73,7 @@ pub fn diff(expected: &Value, actual: &Value, color: bool) -> String {
         }
     }
     if lines.len() > MAX_DIFF_LINES {
-        let _ = writeln!(
-            out,
-            "    … {} more diff lines cut",
-            lines.len() - MAX_DIFF_LINES
-        );
+        let _ = writeln!(out, "    … {} more diff lines cut", lines.len() - MAX_DIFF_LINES);
     }
     out
 }
@@ -126,10 +114,7 @@ fn step_text(step: &StepRecord, color: bool, out: &mut String) {
     }
     match (&step.diff, &step.body) {
         (Some((expected, actual)), _) => {
-            let _ = writeln!(
-                out,
-                "    diff of the expected pattern (-) and the actual body (+):"
-            );
+            let _ = writeln!(out, "    diff of the expected pattern (-) and the actual body (+):");
             out.push_str(&diff(expected, actual, color));
         }
         (None, Some(body)) if !step.ok() && !body.trim().is_empty() => {
@@ -142,13 +127,7 @@ fn step_text(step: &StepRecord, color: bool, out: &mut String) {
 /// The message of a failing case (also used for errors).
 pub fn failure_message(report: &CaseReport, color: bool) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} ({}, level {})",
-        report.name,
-        report.file,
-        level_text(report)
-    );
+    let _ = writeln!(out, "{} ({}, level {})", report.name, report.file, level_text(report));
     if let Outcome::Error(reason) = &report.outcome {
         if report.failed_step().is_none() {
             let _ = writeln!(out, "  error: {reason}");
@@ -157,10 +136,8 @@ pub fn failure_message(report: &CaseReport, color: bool) -> String {
     if let Some(step) = report.failed_step() {
         step_text(step, color, &mut out);
     }
-    let problems: Vec<&StepRecord> = report
-        .cleanup_problems()
-        .chain(report.cleanup.iter().filter(|s| s.skipped.is_some()))
-        .collect();
+    let problems: Vec<&StepRecord> =
+        report.cleanup_problems().chain(report.cleanup.iter().filter(|s| s.skipped.is_some())).collect();
     if !problems.is_empty() {
         let _ = writeln!(out, "  cleanup (does not fail the case):");
         for step in problems {
@@ -179,22 +156,14 @@ pub fn cleanup_warning(report: &CaseReport) -> Option<String> {
     let problems: Vec<String> = report
         .cleanup_problems()
         .map(|s| {
-            let why = s
-                .error
-                .clone()
-                .or_else(|| s.mismatches.first().map(|m| m.to_string()))
-                .unwrap_or_default();
+            let why = s.error.clone().or_else(|| s.mismatches.first().map(|m| m.to_string())).unwrap_or_default();
             format!("{}: {why}", s.label)
         })
         .collect();
     if problems.is_empty() {
         None
     } else {
-        Some(format!(
-            "warning: {}: cleanup did not go well: {}",
-            report.name,
-            problems.join("; ")
-        ))
+        Some(format!("warning: {}: cleanup did not go well: {}", report.name, problems.join("; ")))
     }
 }
 
