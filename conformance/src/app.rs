@@ -160,12 +160,10 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
     });
 
     let mut trials = Vec::new();
-    let mut file_errors = 0;
     let mut known_names = BTreeSet::new();
     for item in loaded {
         match item {
             Loaded::Error(error) => {
-                file_errors += 1;
                 let shared = shared.clone();
                 known_names.insert(error.name.clone());
                 let name = error.name.clone();
@@ -223,7 +221,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
         let doc = report::json::render(&shared.run_id, &reports);
         write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default())?;
     }
-    Ok(if file_errors > 0 {
+    Ok(if tally.file_errors > 0 {
         EXIT_USAGE
     } else if conclusion.has_failed() {
         101

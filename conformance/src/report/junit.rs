@@ -38,6 +38,35 @@ fn short_reason(report: &CaseReport) -> String {
     }
 }
 
+/// How a case appears in JUnit: expected failures are skipped, unexpected passes fail.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Pass,
+    Failure,
+    Error,
+    Skipped,
+}
+
+fn kind(report: &CaseReport) -> Kind {
+    match (&report.outcome, report.expected_failure) {
+        (Outcome::Passed, false) => Kind::Pass,
+        (Outcome::Passed, true) | (Outcome::Failed, false) => Kind::Failure,
+        (Outcome::Error(_), false) => Kind::Error,
+        (Outcome::Skipped(_), _) | (Outcome::Failed | Outcome::Error(_), true) => Kind::Skipped,
+    }
+}
+
+fn counts(list: &[&CaseReport]) -> String {
+    let count = |k: Kind| list.iter().filter(|r| kind(r) == k).count();
+    format!(
+        "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\"",
+        list.len(),
+        count(Kind::Failure),
+        count(Kind::Error),
+        count(Kind::Skipped)
+    )
+}
+
 /// The JUnit document of a run.
 pub fn render(reports: &[CaseReport]) -> String {
     let mut files: BTreeMap<&str, Vec<&CaseReport>> = BTreeMap::new();
@@ -45,29 +74,13 @@ pub fn render(reports: &[CaseReport]) -> String {
         let file = report.name.split("::").next().unwrap_or(&report.name);
         files.entry(file).or_default().push(report);
     }
-    let count = |list: &[&CaseReport], f: fn(&Outcome) -> bool| list.iter().filter(|r| f(&r.outcome)).count();
     let all: Vec<&CaseReport> = reports.iter().collect();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let total: f64 = reports.iter().map(|r| r.duration.as_secs_f64()).sum();
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"conformance\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{total:.3}\">",
-        all.len(),
-        count(&all, |o| matches!(o, Outcome::Failed)),
-        count(&all, |o| matches!(o, Outcome::Error(_))),
-        count(&all, |o| matches!(o, Outcome::Skipped(_))),
-    );
+    let _ = writeln!(out, "<testsuites name=\"conformance\" {} time=\"{total:.3}\">", counts(&all));
     for (file, list) in files {
         let time: f64 = list.iter().map(|r| r.duration.as_secs_f64()).sum();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{time:.3}\">",
-            escape(file),
-            list.len(),
-            count(&list, |o| matches!(o, Outcome::Failed)),
-            count(&list, |o| matches!(o, Outcome::Error(_))),
-            count(&list, |o| matches!(o, Outcome::Skipped(_))),
-        );
+        let _ = writeln!(out, "  <testsuite name=\"{}\" {} time=\"{time:.3}\">", escape(file), counts(&list));
         for report in list {
             let case = report.name.split_once("::").map(|(_, c)| c).unwrap_or(&report.name);
             let _ = write!(
@@ -78,15 +91,23 @@ pub fn render(reports: &[CaseReport]) -> String {
                 escape(&report.file),
                 report.duration.as_secs_f64()
             );
-            let body = match &report.outcome {
-                Outcome::Passed if !report.expected_failure => None,
-                Outcome::Passed => Some("      <failure message=\"unexpected pass: listed as an expected failure\" type=\"unexpected-pass\"/>\n".to_string()),
-                Outcome::Skipped(reason) => Some(format!("      <skipped message=\"{}\"/>\n", escape(reason))),
-                Outcome::Failed | Outcome::Error(_) => {
-                    let tag = if matches!(report.outcome, Outcome::Failed) { "failure" } else { "error" };
-                    let kind = if report.expected_failure { "expected-failure" } else { tag };
+            let body = match (kind(report), &report.outcome) {
+                (Kind::Pass, _) => None,
+                (Kind::Failure, Outcome::Passed) => Some(
+                    "      <failure message=\"unexpected pass: listed as an expected failure\" type=\"unexpected-pass\"/>\n"
+                        .to_string(),
+                ),
+                (Kind::Skipped, Outcome::Skipped(reason)) => {
+                    Some(format!("      <skipped message=\"{}\"/>\n", escape(reason)))
+                }
+                (Kind::Skipped, _) => Some(format!(
+                    "      <skipped message=\"expected failure: {}\" type=\"expected-failure\"/>\n",
+                    escape(&short_reason(report))
+                )),
+                (k, _) => {
+                    let tag = if k == Kind::Error { "error" } else { "failure" };
                     Some(format!(
-                        "      <{tag} message=\"{}\" type=\"{kind}\">{}</{tag}>\n",
+                        "      <{tag} message=\"{}\" type=\"{tag}\">{}</{tag}>\n",
                         escape(&short_reason(report)),
                         escape(&failure_message(report, false))
                     ))

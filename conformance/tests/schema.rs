@@ -1,0 +1,68 @@
+//! The JSON Schema of case files: the committed copy is what `conformance schema` prints, and
+//! every case file of the project (the suite under `cases/` and the test fixtures) validates.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn compiled() -> (boon::Schemas, boon::SchemaIndex) {
+    let schema = conformance::schema::schema();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("case.schema.json", schema).expect("the schema is a resource");
+    let mut schemas = boon::Schemas::new();
+    let index = compiler.compile("case.schema.json", &mut schemas).expect("the schema compiles");
+    (schemas, index)
+}
+
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    if !dir.is_dir() {
+        return Vec::new();
+    }
+    conformance::loader::find_files(dir).expect("readable folder").into_iter().map(|(path, _)| path).collect()
+}
+
+#[test]
+fn the_committed_schema_is_the_printed_one() {
+    let committed = std::fs::read_to_string(root().join("docs/case.schema.json")).expect("docs/case.schema.json");
+    assert_eq!(
+        committed,
+        conformance::schema::text(),
+        "docs/case.schema.json is stale: run `cargo run -p conformance -- schema > docs/case.schema.json`"
+    );
+}
+
+#[test]
+fn every_case_file_validates() {
+    let (schemas, index) = compiled();
+    let mut files = yaml_files(&root().join("cases"));
+    for fixture in ["pass", "fail", "embedded"] {
+        files.extend(yaml_files(&root().join("conformance/tests/fixtures").join(fixture)));
+    }
+    assert!(!files.is_empty());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let value: serde_json::Value = serde_yaml_ng::from_str(&text).unwrap();
+        if let Err(e) = schemas.validate(&value, index) {
+            panic!("{} does not validate against the schema: {e:#}", file.display());
+        }
+    }
+}
+
+#[test]
+fn the_schema_rejects_what_the_loader_rejects() {
+    let (schemas, index) = compiled();
+    let bad = [
+        "cases: [{name: a, steps: [{request: {path: /}, expct: 1}]}]",
+        "cases: [{name: a, level: often, steps: [{request: {path: /}}]}]",
+        "cases: [{name: a, steps: [{request: {path: /, url: /}}]}]",
+        "cases: [{name: a, steps: [{request: {path: /}, expect: {json: {$typo: 1}}}]}]",
+        "cases: [{name: a, steps: [{request: {path: /}, expect: {json: {$any: false}}}]}]",
+        "cases: [{name: a, steps: [{request: {path: /}, repeat: 2, foreach: x}]}]",
+    ];
+    for text in bad {
+        let value: serde_json::Value = serde_yaml_ng::from_str(text).unwrap();
+        assert!(schemas.validate(&value, index).is_err(), "the schema accepts {text}");
+    }
+}
