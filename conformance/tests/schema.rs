@@ -66,3 +66,24 @@ fn the_schema_rejects_what_the_loader_rejects() {
         assert!(schemas.validate(&value, index).is_err(), "the schema accepts {text}");
     }
 }
+
+#[test]
+fn the_whole_file_examples_of_the_documentation_load_and_validate() {
+    let doc = std::fs::read_to_string(root().join("docs/case-format.md")).expect("docs/case-format.md");
+    let (schemas, index) = compiled();
+    let mut checked = 0;
+    for block in doc.split("```yaml\n").skip(1) {
+        let block = block.split("```").next().unwrap_or("");
+        if !block.lines().any(|line| line.starts_with("cases:")) {
+            continue; // a fragment of a file
+        }
+        match conformance::loader::load_source("doc", "docs/case-format.md", block) {
+            conformance::model::Loaded::File(_) => {}
+            conformance::model::Loaded::Error(e) => panic!("a documentation example does not load:\n{e}\n{block}"),
+        }
+        let value: serde_json::Value = serde_yaml_ng::from_str(block).unwrap();
+        assert!(schemas.validate(&value, index).is_ok(), "a documentation example does not validate:\n{block}");
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} whole-file examples found");
+}
