@@ -404,7 +404,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     match &include {
         Some(ids) => {
             let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).collect();
-            events.sort_by_key(|event| (event.start_utc, event.post.id));
+            events.sort_by_key(|event| (event.start, event.post.id));
             events.dedup_by_key(|event| event.post.id);
             for event in events.into_iter().filter(|event| admits(event)) {
                 keep(event);
@@ -412,7 +412,9 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         }
         None => {
             let window = Window::from_args(ctx, &args);
-            let from = (window.start_min.unwrap_or(chrono::NaiveDateTime::MIN), 0);
+            // Local starts are within 14 hours of UTC ones: start the walk that much earlier.
+            let earliest = window.start_min.map(|at| at - chrono::Duration::hours(15));
+            let from = (earliest.unwrap_or(chrono::NaiveDateTime::MIN), 0);
             for (_, id) in data.events_by_start.range(from..) {
                 let event = &data.events[id];
                 if window.contains(event) && admits(event) {
