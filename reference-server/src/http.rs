@@ -256,7 +256,8 @@ pub fn filter_fields(body: &Value, fields: &str) -> Value {
                         _ => None,
                     })
                     .collect();
-                if wanted.contains(&key.as_str()) {
+                // Links are not fields: the CMS adds them after filtering.
+                if wanted.contains(&key.as_str()) || key == "_links" {
                     out.insert(key.clone(), value.clone());
                 } else if !nested.is_empty() {
                     out.insert(key.clone(), filter_fields(value, &nested.join(",")));

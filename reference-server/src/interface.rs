@@ -394,7 +394,7 @@ pub const EVENT_FIELDS: &[Arg] = &[
     default(arg("all_day", T::Boolean, R::None, "Whether the event lasts all day."), Default::Bool(false)),
     required(arg("start_date", T::String, R::Time, "The start date and time.")),
     required(arg("end_date", T::String, R::Time, "The end date and time.")),
-    arg("image", T::String, R::Image, "The featured image: an image ID or an image URL."),
+    arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL; empty removes it."),
     loose(arg("cost", T::Untyped, R::None, "The cost: a text, a number or a list of them.")),
     default(loose(arg("website", T::Untyped, R::UrlOrEmpty, "The event website URL.")), Default::Null),
     arg("show_map", T::Boolean, R::None, "Whether to show a map."),
@@ -407,6 +407,7 @@ pub const EVENT_FIELDS: &[Arg] = &[
     default(loose(arg("venue", INT_LIST, R::VenueEntry, "A venue ID or the data of a venue.")), Default::Null),
     default(loose(arg("organizer", INT_LIST, R::OrganizerEntry, "Organizer IDs or organizer data.")), Default::Null),
     arg("password", T::String, R::StringOrEmpty, "A password that protects the event (reference server)."),
+    arg("post_parent", T::Integer, R::EventId, "The ID of the parent event, for a series (reference server)."),
     feature(arg("ticketed", T::Boolean, R::None, "Whether the event has tickets (reference server)."), "tickets"),
 ];
 

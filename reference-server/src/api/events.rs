@@ -149,7 +149,7 @@ fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         tags: Vec::new(),
         venue: None,
         organizers: Vec::new(),
-        parent: None,
+        parent: args.int("post_parent").map(|id| id as Id),
     };
     apply_links(ctx, &mut data, &mut event, &args)?;
     event.post.password = args.str("password").filter(|p| !p.is_empty()).map(Into::into);
@@ -208,6 +208,9 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         if let Some(value) = args.bool(key) {
             *flag = value;
         }
+    }
+    if let Some(parent) = args.int("post_parent") {
+        event.parent = (parent as Id != id).then_some(parent as Id);
     }
     if let Some(password) = args.get("password") {
         let password = value_text(password);
@@ -431,7 +434,9 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             "The requested event archive page does not exist",
         ));
     }
-    let reveal = args.str("password");
+    // `password` is not a list argument, but the plugin reveals protected events with it.
+    let params = request.params();
+    let reveal = params.get("password").and_then(Value::as_str);
     let view = View { ctx, data: &data, single: false };
     let events: Vec<Value> = matched
         .iter()
