@@ -184,8 +184,8 @@ fn insert_form_pair(params: &mut Params, key: &str, value: Value) {
 
 /// Parses a request body by its content type. Bodies of other types are not read.
 pub async fn parse_body(headers: &HeaderMap, body: Bytes) -> Result<Params, ApiError> {
-    let content_type =
-        headers.get("content-type").and_then(|value| value.to_str().ok()).unwrap_or("").to_ascii_lowercase();
+    let raw_type = headers.get("content-type").and_then(|value| value.to_str().ok()).unwrap_or("");
+    let content_type = raw_type.to_ascii_lowercase();
     if body.is_empty() {
         return Ok(IndexMap::new());
     }
@@ -200,7 +200,7 @@ pub async fn parse_body(headers: &HeaderMap, body: Bytes) -> Result<Params, ApiE
         return Ok(parse_form(&String::from_utf8_lossy(&body)));
     }
     if content_type.starts_with("multipart/form-data") {
-        return Ok(parse_multipart(&content_type, body).await);
+        return Ok(parse_multipart(raw_type, body).await);
     }
     Ok(IndexMap::new())
 }
@@ -256,7 +256,8 @@ pub fn filter_fields(body: &Value, fields: &str) -> Value {
                         _ => None,
                     })
                     .collect();
-                if wanted.contains(&key.as_str()) {
+                // Links are not fields: the CMS adds them after filtering.
+                if wanted.contains(&key.as_str()) || key == "_links" {
                     out.insert(key.clone(), value.clone());
                 } else if !nested.is_empty() {
                     out.insert(key.clone(), filter_fields(value, &nested.join(",")));

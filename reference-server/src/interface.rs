@@ -394,7 +394,7 @@ pub const EVENT_FIELDS: &[Arg] = &[
     default(arg("all_day", T::Boolean, R::None, "Whether the event lasts all day."), Default::Bool(false)),
     required(arg("start_date", T::String, R::Time, "The start date and time.")),
     required(arg("end_date", T::String, R::Time, "The end date and time.")),
-    arg("image", T::String, R::Image, "The featured image: an image ID or an image URL."),
+    arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL; empty removes it."),
     loose(arg("cost", T::Untyped, R::None, "The cost: a text, a number or a list of them.")),
     default(loose(arg("website", T::Untyped, R::UrlOrEmpty, "The event website URL.")), Default::Null),
     arg("show_map", T::Boolean, R::None, "Whether to show a map."),
@@ -407,6 +407,7 @@ pub const EVENT_FIELDS: &[Arg] = &[
     default(loose(arg("venue", INT_LIST, R::VenueEntry, "A venue ID or the data of a venue.")), Default::Null),
     default(loose(arg("organizer", INT_LIST, R::OrganizerEntry, "Organizer IDs or organizer data.")), Default::Null),
     arg("password", T::String, R::StringOrEmpty, "A password that protects the event (reference server)."),
+    arg("post_parent", T::Integer, R::EventId, "The ID of the parent event, for a series (reference server)."),
     feature(arg("ticketed", T::Boolean, R::None, "Whether the event has tickets (reference server)."), "tickets"),
 ];
 
@@ -604,3 +605,49 @@ mod tests {
         }
     }
 }
+
+/// One error the interface can answer: its code, HTTP status and when it happens.
+#[derive(Clone, Copy, Debug)]
+pub struct ErrorKind {
+    pub code: &'static str,
+    pub status: u16,
+    pub when: &'static str,
+}
+
+const fn error(code: &'static str, status: u16, when: &'static str) -> ErrorKind {
+    ErrorKind { code, status, when }
+}
+
+/// The error catalog (reference profile Part B §3 and the CMS codes seen through the interface),
+/// limited to the errors this interface can produce.
+pub const ERRORS: &[ErrorKind] = &[
+    error("rest_no_route", 404, "no route matches the path and method"),
+    error("rest_missing_callback_param", 400, "a required argument is missing"),
+    error("rest_invalid_param", 400, "an argument fails its rule or type"),
+    error("rest_invalid_json", 400, "the JSON body does not parse"),
+    error("rest_forbidden", 401, "a write without credentials (403 when logged in without the right)"),
+    error("rest_cannot_edit_others", 403, "setting another user as author without the right"),
+    error("invalid_username", 401, "Basic credentials name no user"),
+    error("incorrect_password", 401, "Basic credentials with a wrong password"),
+    error("rest_cookie_invalid_nonce", 403, "an X-WP-Nonce header without a logged-in user"),
+    error("rest_invalid_namespace", 404, "the namespace index asked about another namespace"),
+    error("rest-event-not-found", 404, "no post has the event ID"),
+    error("rest-invalid-event-id", 400, "the ID is a post that is not an event"),
+    error("event-no-longer-available", 403, "the event is in the trash"),
+    error("event-not-accessible", 403, "an unpublished event the user may not read"),
+    error("event-password-protected", 403, "a password-protected event read without its password"),
+    error("event-is-in-trash", 410, "deleting an event already in the trash"),
+    error("event-archive-page-not-found", 404, "an events list page past the end"),
+    error("venue-not-accessible", 403, "an unpublished venue the user may not read"),
+    error("organizer-not-accessible", 403, "an unpublished organizer the user may not read"),
+    error("venue-is-in-trash", 410, "deleting a venue already in the trash"),
+    error("organizer-is-in-trash", 410, "deleting an organizer already in the trash"),
+    error("venue-archive-page-not-found", 404, "a venues list page past the end"),
+    error("organizer-archive-page-not-found", 404, "an organizers list page past the end"),
+    error("could-not-create-venue", 400, "inline venue data in an event that cannot make a venue"),
+    error("could-not-create-organizer", 400, "inline organizer data in an event that cannot make an organizer"),
+    error("event-tickets-not-active", 400, "`ticketed=true` on a site without tickets (inside rest_invalid_param)"),
+    error("term_exists", 400, "a term with that name already exists (under that parent)"),
+    error("rest_taxonomy_not_hierarchical", 400, "a parent given for a tag"),
+    error("rest_request_too_large", 413, "a body over 8 MiB"),
+];

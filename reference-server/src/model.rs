@@ -210,9 +210,8 @@ pub struct Image {
 pub struct ImageMeta {
     pub width: u32,
     pub height: u32,
-    pub filesize: u64,
-    /// Named smaller copies: (name, width, height, filesize, url).
-    pub sizes: Vec<(&'static str, u32, u32, u64, Box<str>)>,
+    /// Named smaller copies: (name, width, height, url).
+    pub sizes: Vec<(&'static str, u32, u32, Box<str>)>,
 }
 
 /// What a post ID refers to (posts of every kind share one ID space).

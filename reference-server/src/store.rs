@@ -57,7 +57,8 @@ pub struct Data {
     next_term_id: Id,
     kinds: HashMap<Id, PostKind>,
     pub events: HashMap<Id, Event>,
-    /// Every event by (UTC start, ID): the order of the events list.
+    /// Every event by (local start, ID): the order of the events list. The plugin sorts by
+    /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
     pub events_by_start: BTreeSet<(NaiveDateTime, Id)>,
     pub venues: BTreeMap<Id, Venue>,
     pub organizers: BTreeMap<Id, Organizer>,
@@ -80,26 +81,21 @@ impl Data {
             let id = data.allocate_post_id();
             data.kinds.insert(id, PostKind::Page);
         }
-        for (name, width, height, filesize) in
-            [("sample-landscape", 1200, 800, 184_320), ("sample-square", 600, 600, 73_728)]
-        {
+        // Like the CMS, a medium copy only for images wider than it, and a square thumbnail.
+        for (name, width, height) in [("sample-landscape", 640, 480), ("sample-small", 300, 200)] {
             let id = data.allocate_post_id();
             let base = format!("{site_url}/wp-content/uploads/{name}");
-            let sizes = vec![
-                (
-                    "medium",
-                    300,
-                    300 * height / width,
-                    filesize / 8,
-                    format!("{base}-300x{}.png", 300 * height / width).into(),
-                ),
-                ("thumbnail", 150, 150, filesize / 16, format!("{base}-150x150.png").into()),
-            ];
+            let mut sizes = Vec::new();
+            if width > 300 {
+                let medium_height = 300 * height / width;
+                sizes.push(("medium", 300, medium_height, format!("{base}-300x{medium_height}.png").into()));
+            }
+            sizes.push(("thumbnail", 150, 150, format!("{base}-150x150.png").into()));
             data.put_image(Image {
                 id,
                 url: format!("{base}.png").into(),
                 extension: "png".into(),
-                meta: Some(ImageMeta { width, height, filesize, sizes }),
+                meta: Some(ImageMeta { width, height, sizes }),
             });
         }
         data
@@ -160,7 +156,7 @@ impl Data {
         self.kinds.insert(id, PostKind::Event);
         let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
         self.set_slug(SlugKind::Event, event.post.lang, &old_slug, &event.post.slug, id);
-        self.events_by_start.insert((event.start_utc, id));
+        self.events_by_start.insert((event.start, id));
         if let Some(venue) = event.venue {
             self.venue_events.entry(venue).or_default().insert(id);
         }
@@ -183,7 +179,7 @@ impl Data {
 
     fn unlink_event(&mut self, event: &Event) {
         let id = event.post.id;
-        self.events_by_start.remove(&(event.start_utc, id));
+        self.events_by_start.remove(&(event.start, id));
         if let Some(venue) = event.venue {
             remove_link(&mut self.venue_events, venue, id);
         }

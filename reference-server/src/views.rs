@@ -54,12 +54,11 @@ impl View<'_> {
         if let Some(meta) = &image.meta {
             value["width"] = json!(meta.width);
             value["height"] = json!(meta.height);
-            value["filesize"] = json!(meta.filesize);
             let sizes: Map<String, Value> = meta
                 .sizes
                 .iter()
-                .map(|(name, width, height, filesize, url)| {
-                    let size = json!({"width": width, "height": height, "mime-type": format!("image/{}", image.extension), "filesize": filesize, "url": &**url});
+                .map(|(name, width, height, url)| {
+                    let size = json!({"width": width, "height": height, "mime-type": format!("image/{}", image.extension), "url": &**url});
                     (name.to_string(), size)
                 })
                 .collect();
@@ -289,28 +288,30 @@ impl View<'_> {
     }
 
     fn term_links(&self, term: &Term) -> Value {
-        let core = format!("{}{}/wp/v2/{}", self.site(), self.ctx.app.config.root, term.taxonomy.name());
+        let core = format!("{}{}/wp/v2", self.site(), self.ctx.app.config.root);
+        // The core routes name tags by their REST base, categories by their taxonomy.
+        let (base, query, post_types): (&str, &str, &[&str]) = match term.taxonomy {
+            Taxonomy::Category => ("tribe_events_cat", "tribe_events_cat", &["tribe_events", "tec_calendar_embed"]),
+            Taxonomy::Tag => ("tags", "tags", &["posts", "tribe_events", "tec_calendar_embed"]),
+        };
+        let may_manage = self.ctx.user.is_some_and(|user| match term.taxonomy {
+            Taxonomy::Category => user.can_manage_categories(),
+            Taxonomy::Tag => user.can_manage_tags(),
+        });
+        let allow: &[&str] = if may_manage { &["GET", "POST", "PUT", "PATCH", "DELETE"] } else { &["GET"] };
         let mut links = Map::new();
         links.insert(
             "self".into(),
-            json!([{"href": format!("{core}/{}", term.id), "targetHints": {"allow": ["GET", "POST", "PUT", "PATCH", "DELETE"]}}]),
+            json!([{"href": format!("{core}/{base}/{}", term.id), "targetHints": {"allow": allow}}]),
         );
-        links.insert("collection".into(), json!([{"href": core}]));
-        links.insert(
-            "about".into(),
-            json!([{"href": format!("{}{}/wp/v2/taxonomies/{}", self.site(), self.ctx.app.config.root, term.taxonomy.name())}]),
-        );
+        links.insert("collection".into(), json!([{"href": format!("{core}/{base}")}]));
+        links.insert("about".into(), json!([{"href": format!("{core}/taxonomies/{}", term.taxonomy.name())}]));
         if term.parent != 0 {
-            links.insert("up".into(), json!([{"embeddable": true, "href": format!("{core}/{}", term.parent)}]));
+            links.insert("up".into(), json!([{"embeddable": true, "href": format!("{core}/{base}/{}", term.parent)}]));
         }
-        let posts = format!(
-            "{}{}/wp/v2/tribe_events?{}={}",
-            self.site(),
-            self.ctx.app.config.root,
-            term.taxonomy.name(),
-            term.id
-        );
-        links.insert("wp:post_type".into(), json!([{"href": posts}]));
+        let posts: Vec<Value> =
+            post_types.iter().map(|kind| json!({"href": format!("{core}/{kind}?{query}={}", term.id)})).collect();
+        links.insert("wp:post_type".into(), Value::Array(posts));
         links.insert("curies".into(), json!([{"name": "wp", "href": "https://api.w.org/{rel}", "templated": true}]));
         Value::Object(links)
     }

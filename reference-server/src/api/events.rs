@@ -149,7 +149,7 @@ fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         tags: Vec::new(),
         venue: None,
         organizers: Vec::new(),
-        parent: None,
+        parent: args.int("post_parent").map(|id| id as Id),
     };
     apply_links(ctx, &mut data, &mut event, &args)?;
     event.post.password = args.str("password").filter(|p| !p.is_empty()).map(Into::into);
@@ -208,6 +208,9 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         if let Some(value) = args.bool(key) {
             *flag = value;
         }
+    }
+    if let Some(parent) = args.int("post_parent") {
+        event.parent = (parent as Id != id).then_some(parent as Id);
     }
     if let Some(password) = args.get("password") {
         let password = value_text(password);
@@ -404,7 +407,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     match &include {
         Some(ids) => {
             let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).collect();
-            events.sort_by_key(|event| (event.start_utc, event.post.id));
+            events.sort_by_key(|event| (event.start, event.post.id));
             events.dedup_by_key(|event| event.post.id);
             for event in events.into_iter().filter(|event| admits(event)) {
                 keep(event);
@@ -412,7 +415,9 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         }
         None => {
             let window = Window::from_args(ctx, &args);
-            let from = (window.start_min.unwrap_or(chrono::NaiveDateTime::MIN), 0);
+            // Local starts are within 14 hours of UTC ones: start the walk that much earlier.
+            let earliest = window.start_min.map(|at| at - chrono::Duration::hours(15));
+            let from = (earliest.unwrap_or(chrono::NaiveDateTime::MIN), 0);
             for (_, id) in data.events_by_start.range(from..) {
                 let event = &data.events[id];
                 if window.contains(event) && admits(event) {
@@ -429,7 +434,9 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             "The requested event archive page does not exist",
         ));
     }
-    let reveal = args.str("password");
+    // `password` is not a list argument, but the plugin reveals protected events with it.
+    let params = request.params();
+    let reveal = params.get("password").and_then(Value::as_str);
     let view = View { ctx, data: &data, single: false };
     let events: Vec<Value> = matched
         .iter()

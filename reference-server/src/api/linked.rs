@@ -327,7 +327,6 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
                 let visible = match event.post.status {
                     Status::Publish => true,
                     Status::Private => ctx.user.is_some_and(|user| user.can_read_post(event.post.author)),
-                    Status::Future => !upcoming_only,
                     _ => false,
                 };
                 visible && (!upcoming_only || event.start_utc >= ctx.now)

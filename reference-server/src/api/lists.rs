@@ -102,7 +102,8 @@ pub fn page_links(
     Links {
         rest_url: url_with(&base, &pairs),
         next: (page.number < total_pages).then(|| with_page(page.number + 1)),
-        previous: (page.number > 1 && page.number - 1 <= total_pages.max(1)).then(|| with_page(page.number - 1)),
+        // Lists of posts answer 404 past their end, so only term lists show a page beyond it.
+        previous: (page.number > 1).then(|| with_page(page.number - 1)),
     }
 }
 

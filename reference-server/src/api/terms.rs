@@ -8,7 +8,7 @@ use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{term_list_args, Op, Resource};
-use crate::model::{Id, Status, Taxonomy, Term};
+use crate::model::{Id, Taxonomy, Term};
 use crate::store::{Data, SlugKind};
 use crate::text::{sanitize_slug, sanitize_title};
 use crate::validate::{as_int, value_text, Args};
@@ -76,9 +76,12 @@ fn not_hierarchical() -> ApiError {
     ApiError::new(400, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
 }
 
-fn term_exists(id: Id) -> ApiError {
-    let mut error = ApiError::new(400, "term_exists", "A term with the name provided already exists with this parent.")
-        .with_data("term_id", json!(id));
+fn term_exists(taxonomy: Taxonomy, id: Id) -> ApiError {
+    let message = match taxonomy {
+        Taxonomy::Category => "A term with the name provided already exists with this parent.",
+        Taxonomy::Tag => "A term with the name provided already exists in this taxonomy.",
+    };
+    let mut error = ApiError::new(400, "term_exists", message).with_data("term_id", json!(id));
     error.extra.push(("additional_data", json!([id, id])));
     error
 }
@@ -93,7 +96,7 @@ fn create(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
     let name = args.str("name").unwrap_or("").trim().to_string();
     let parent = parent_of(ctx, &data, &args, taxonomy).unwrap_or(0);
     if let Some(existing) = data.term_named(taxonomy, ctx.lang, &name, Some(parent)) {
-        return Err(term_exists(existing));
+        return Err(term_exists(taxonomy, existing));
     }
     let wanted = match args.str("slug") {
         Some(slug) => sanitize_slug(slug),
@@ -139,7 +142,7 @@ fn update(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
         if let Some(existing) =
             data.term_named(taxonomy, term.lang, name, Some(term.parent)).filter(|other| *other != id)
         {
-            return Err(term_exists(existing));
+            return Err(term_exists(taxonomy, existing));
         }
         term.name = name.into();
     }
@@ -163,8 +166,12 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
             items.iter().filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item))).collect()
         })
     };
-    let include = ids("include");
-    let exclude = ids("exclude").unwrap_or_default();
+    // The core terms query takes IDs only: slugs pass validation but match nothing.
+    let numeric = |name: &str| -> Option<Vec<Id>> {
+        args.list(name).map(|items| items.iter().filter_map(as_int).filter(|id| *id > 0).map(|id| id as Id).collect())
+    };
+    let include = numeric("include");
+    let exclude = numeric("exclude").unwrap_or_default();
     let parent = if taxonomy == Taxonomy::Category { ids("parent").and_then(|p| p.first().copied()) } else { None };
     let post = args.int("event").or_else(|| args.int("post")).map(|id| id as Id);
     let post_terms: Option<Vec<Id>> = post.map(|id| {
@@ -219,6 +226,7 @@ fn sort_terms(terms: &mut [&Term], args: &Args, include: Option<&[Id]>) {
     let orderby = args.str("orderby").unwrap_or("name").to_ascii_lowercase();
     let descending = args.str("order").is_some_and(|order| !order.eq_ignore_ascii_case("asc"));
     let position = |id: Id| include.and_then(|ids| ids.iter().position(|x| *x == id)).unwrap_or(usize::MAX);
+    // Ties keep ascending IDs whatever the direction, as the database returns them.
     terms.sort_by(|a, b| {
         let ordering = match orderby.as_str() {
             "slug" => a.slug.cmp(&b.slug),
@@ -230,14 +238,7 @@ fn sort_terms(terms: &mut [&Term], args: &Args, include: Option<&[Id]>) {
             "term_group" => std::cmp::Ordering::Equal,
             _ => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
         };
+        let ordering = if descending { ordering.reverse() } else { ordering };
         ordering.then(a.id.cmp(&b.id))
     });
-    if descending {
-        terms.reverse();
-    }
-}
-
-#[allow(dead_code)]
-fn published(status: Status) -> bool {
-    status == Status::Publish && as_int(&Value::Null).is_none()
 }
