@@ -212,8 +212,14 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
     let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
     reports.sort_by(|a, b| a.name.cmp(&b.name));
     let tally = report::summary::Tally::of(&reports);
-    println!();
-    print!("{}", report::summary::render(&tally));
+    let summary = report::summary::render(&tally);
+    if matches!(cli.libtest.format, Some(libtest_mimic::FormatSetting::Json)) {
+        // Keep stdout a clean stream of libtest's JSON events.
+        eprint!("{summary}");
+    } else {
+        println!();
+        print!("{summary}");
+    }
     if let Some(path) = &cli.junit {
         write_file(path, &report::junit::render(&reports))?;
     }
