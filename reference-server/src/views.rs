@@ -127,7 +127,8 @@ impl View<'_> {
             .collect();
         map.insert("organizer".into(), json!(organizers));
         map.insert("custom_fields".into(), json!([]));
-        if self.single && !protected {
+        // Structured data is left out for password-protected events, as the plugin does.
+        if self.single && event.post.password.is_none() {
             map.insert("json_ld".into(), self.event_json_ld(event, &url));
         }
         let mut value = Value::Object(map);
@@ -175,34 +176,47 @@ impl View<'_> {
     }
 
     fn venue_json_ld(&self, venue: &Venue) -> Value {
-        json!({
-            "@type": "Place",
-            "name": esc_html(&venue.post.title),
-            "description": esc_html(&strip_tags(&render_content(&venue.post.content))),
-            "url": "",
-            "address": {
-                "@type": "PostalAddress",
-                "streetAddress": &*venue.address,
-                "addressLocality": &*venue.city,
-                "addressRegion": if venue.stateprovince.is_empty() { &*venue.state } else { &*venue.stateprovince },
-                "postalCode": &*venue.zip,
-                "addressCountry": &*venue.country,
-            },
-            "telephone": &*venue.phone,
-            "sameAs": &*venue.website,
-        })
+        let region = if venue.stateprovince.is_empty() { &venue.state } else { &venue.stateprovince };
+        let mut address = Map::new();
+        address.insert("@type".into(), json!("PostalAddress"));
+        for (key, value) in [
+            ("streetAddress", &venue.address),
+            ("addressLocality", &venue.city),
+            ("addressRegion", region),
+            ("postalCode", &venue.zip),
+            ("addressCountry", &venue.country),
+        ] {
+            if !value.is_empty() {
+                address.insert(key.into(), json!(&**value));
+            }
+        }
+        let mut ld = Map::new();
+        ld.insert("@type".into(), json!("Place"));
+        ld.insert("name".into(), json!(esc_html(&venue.post.title)));
+        ld.insert("description".into(), json!(esc_html(&strip_tags(&render_content(&venue.post.content)))));
+        if let Some(image) = venue.post.image.and_then(|id| self.data.images.get(&id)) {
+            ld.insert("image".into(), json!(&*image.url));
+        }
+        ld.insert("url".into(), json!(""));
+        ld.insert("address".into(), Value::Object(address));
+        ld.insert("telephone".into(), json!(&*venue.phone));
+        ld.insert("sameAs".into(), json!(&*venue.website));
+        Value::Object(ld)
     }
 
     fn organizer_json_ld(&self, organizer: &Organizer) -> Value {
-        json!({
-            "@type": "Person",
-            "name": esc_html(&organizer.post.title),
-            "description": esc_html(&strip_tags(&render_content(&organizer.post.content))),
-            "url": &*organizer.website,
-            "telephone": &*organizer.phone,
-            "email": &*organizer.email,
-            "sameAs": &*organizer.website,
-        })
+        let mut ld = Map::new();
+        ld.insert("@type".into(), json!("Person"));
+        ld.insert("name".into(), json!(esc_html(&organizer.post.title)));
+        ld.insert("description".into(), json!(esc_html(&strip_tags(&render_content(&organizer.post.content)))));
+        if let Some(image) = organizer.post.image.and_then(|id| self.data.images.get(&id)) {
+            ld.insert("image".into(), json!(&*image.url));
+        }
+        ld.insert("url".into(), json!(&*organizer.website));
+        ld.insert("telephone".into(), json!(&*organizer.phone));
+        ld.insert("email".into(), json!(&*organizer.email));
+        ld.insert("sameAs".into(), json!(&*organizer.website));
+        Value::Object(ld)
     }
 
     /// Terms as embedded in an event (the CMS's term object with `id` and `urls`).

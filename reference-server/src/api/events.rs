@@ -111,9 +111,11 @@ fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         return Err(ApiError::new(410, "event-is-in-trash", "The event is already trashed"));
     }
     trash(ctx, &mut event.post);
+    // The answer shows the term counts as they were before the event left them, as the CMS
+    // updates counts after the fact.
+    let body = View { ctx, data: &data, single: false }.event(&event, false);
     data.put_event(event);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::ok(view.event(&data.events[&id], false)))
+    Ok(Reply::ok(body))
 }
 
 // ----- create and update -----
