@@ -55,6 +55,9 @@ pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
         print!("{}", crate::schema::text());
         return 0;
     }
+    if args.get(1).is_some_and(|a| a == "coverage") {
+        return run_coverage(&args[2..], default_cases);
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -84,16 +87,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
     if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
         return Err("--timeout must be a positive number of seconds".into());
     }
-    let explicit = cli.cases.is_some();
-    let dir = cli.cases.clone().unwrap_or(default_cases);
-    let loaded = if dir.is_dir() {
-        crate::loader::load_dir(&dir)?
-    } else if explicit {
-        return Err(format!("no cases folder at {}", dir.display()));
-    } else {
-        eprintln!("note: no cases folder at {}: nothing to run", dir.display());
-        Vec::new()
-    };
+    let (_, loaded) = load_cases(cli.cases.clone(), default_cases)?;
     let (expectations, expectations_file) = match &cli.expectations {
         Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
         None => (BTreeSet::new(), String::new()),
@@ -234,6 +228,76 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
     } else {
         0
     })
+}
+
+/// Loads the `--cases` folder, or the default one (which may be missing: zero cases).
+fn load_cases(cases: Option<PathBuf>, default_cases: PathBuf) -> Result<(PathBuf, Vec<Loaded>), String> {
+    let explicit = cases.is_some();
+    let dir = cases.unwrap_or(default_cases);
+    if dir.is_dir() {
+        let loaded = crate::loader::load_dir(&dir)?;
+        Ok((dir, loaded))
+    } else if explicit {
+        Err(format!("no cases folder at {}", dir.display()))
+    } else {
+        eprintln!("note: no cases folder at {}: nothing to run", dir.display());
+        Ok((dir, Vec::new()))
+    }
+}
+
+/// `conformance coverage [OPTIONS]` (`args` are the options): prints the coverage matrix and
+/// returns 0 when every item of the interface has a case, 1 when one has none, 2 on errors.
+fn run_coverage(args: &[OsString], default_cases: PathBuf) -> i32 {
+    let cli = match crate::cli::CoverageCli::try_parse_from(
+        std::iter::once(OsString::from("conformance coverage")).chain(args.iter().cloned()),
+    ) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+        }
+    };
+    let (dir, loaded) = match load_cases(cli.cases.clone(), default_cases) {
+        Ok(loaded) => loaded,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut files = Vec::new();
+    let mut errors = 0;
+    for item in loaded {
+        match item {
+            Loaded::File(file) => files.push(file),
+            Loaded::Error(error) => {
+                eprintln!("{error}");
+                errors += 1;
+            }
+        }
+    }
+    if errors > 0 {
+        eprintln!("error: {errors} case file(s) could not be loaded: fix them, then measure the coverage again");
+        return EXIT_USAGE;
+    }
+    let options = crate::coverage::Options {
+        namespace: cli.namespace.trim_matches('/').to_string(),
+        language_param: cli.language_param.clone(),
+    };
+    let coverage = crate::coverage::compute(&files, &options);
+    let color = match cli.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    print!("{}", report::coverage::render(&coverage, &dir.display().to_string(), color));
+    if let Some(path) = &cli.json {
+        let doc = report::coverage::json(&coverage);
+        if let Err(message) = write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default()) {
+            eprintln!("error: {message}");
+            return EXIT_USAGE;
+        }
+    }
+    crate::coverage::exit_status(&coverage)
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {

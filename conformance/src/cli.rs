@@ -10,7 +10,8 @@ use crate::model::Level;
 /// Runs the conformance suite against an implementation of the events-calendar interface.
 ///
 /// Without --base-url it starts the reference server in-process, a fresh one for each case.
-/// `conformance schema` prints the JSON Schema of case files.
+/// `conformance schema` prints the JSON Schema of case files; `conformance coverage` prints
+/// which parts of the interface the cases cover (`conformance coverage --help`).
 #[derive(Parser, Debug)]
 #[command(
     name = "conformance",
@@ -83,4 +84,34 @@ fn parse_auth(text: &str) -> Result<(String, String, String), String> {
 
 fn parse_level(text: &str) -> Result<Level, String> {
     Level::parse(text.trim()).ok_or_else(|| format!("unknown level `{text}`: use must, should or may"))
+}
+
+/// Reads the case files (without running them) and prints, for every route × method, list
+/// parameter, write field (create and update) and error code of the interface, how many cases
+/// touch it. See docs/coverage.md.
+#[derive(Parser, Debug)]
+#[command(
+    name = "conformance coverage",
+    after_help = "Exit status: 0 when every item of the interface has a case, 1 when an item has none, 2 when case files could not be loaded or the options are wrong."
+)]
+pub struct CoverageCli {
+    /// The folder of case files.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+
+    /// Also write the matrix as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// The route namespace (to recognise `url` requests inside it).
+    #[arg(long, default_value = "calendar/events/v1")]
+    pub namespace: String,
+
+    /// The name the implementation gives the language parameter (the item's name).
+    #[arg(long, default_value = "multilingual_language")]
+    pub language_param: String,
+
+    /// Colour: auto, always or never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
 }

@@ -15,6 +15,8 @@
 //! - [`expectations`]: lists of test names known to fail.
 //! - [`ids`]: `run_id` and the per-case `case_id`.
 //! - [`schema`]: the JSON Schema of case files, for editors.
+//! - [`coverage`]: which routes, methods, parameters, write fields and error codes of the
+//!   interface the cases touch (`conformance coverage`; printed by [`report::coverage`]).
 //! - [`cli`]: the command-line options (the runner's and libtest's).
 //! - [`app`]: the program: load, build one libtest-mimic trial per case, run, report.
 //!
@@ -23,6 +25,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod coverage;
 pub mod expectations;
 pub mod ids;
 pub mod loader;

@@ -316,12 +316,41 @@ pub const EVENT_LIST_ARGS: &[Arg] = &[
     loose(arg("venue", INT_LIST, R::VenueIdList, "Events at any of these venues (IDs).")),
     loose(arg("organizer", INT_LIST, R::OrganizerIdList, "Events by any of these organizers (IDs).")),
     arg("featured", T::Boolean, R::None, "Only featured events (true) or only events that are not (false)."),
-    feature(arg("geoloc", T::Boolean, R::None, "Only events whose venue has coordinates."), "geoloc"),
-    feature(loose(arg("geoloc_lat", T::Number, R::None, "Latitude to search around; needs geoloc_lng.")), "geoloc"),
-    feature(loose(arg("geoloc_lng", T::Number, R::None, "Longitude to search around; needs geoloc_lat.")), "geoloc"),
-    loose(arg("status", T::String, R::StatusList, "Event post status, or a comma-separated list of them.")),
+    feature(
+        arg("geoloc", T::Boolean, R::None, "Only events whose venue has coordinates (true) or has none (false)."),
+        "geoloc",
+    ),
+    feature(
+        loose(arg(
+            "geoloc_lat",
+            T::Number,
+            R::None,
+            "Latitude of a point: only events whose venue lies within 25 km of it; needs geoloc_lng.",
+        )),
+        "geoloc",
+    ),
+    feature(
+        loose(arg(
+            "geoloc_lng",
+            T::Number,
+            R::None,
+            "Longitude of a point: only events whose venue lies within 25 km of it; needs geoloc_lat.",
+        )),
+        "geoloc",
+    ),
+    loose(arg(
+        "status",
+        T::String,
+        R::StatusList,
+        "Post status, or a comma-separated list of them; users who may not edit posts can only ask for publish.",
+    )),
     arg("post_parent", T::Integer, R::EventId, "Events whose parent event is this ID."),
-    loose(arg("include", INT_LIST, R::PositiveIntList, "Only these event IDs; date filters are ignored.")),
+    loose(arg(
+        "include",
+        INT_LIST,
+        R::PositiveIntList,
+        "Only these event IDs (a list or comma-separated); date filters are then ignored.",
+    )),
     arg("starts_before", T::Untyped, R::Time, "Events that start before this date."),
     arg("starts_after", T::Untyped, R::Time, "Events that start after this date."),
     arg("ends_before", T::Untyped, R::Time, "Events that end before this date."),
@@ -331,7 +360,7 @@ pub const EVENT_LIST_ARGS: &[Arg] = &[
             "strict_dates",
             T::Untyped,
             R::NonEmpty,
-            "Apply date filters at the exact times given instead of whole days.",
+            "When true, date filters apply at the exact times given; when false (the default), they cover whole days.",
         ),
         Default::Text("false"),
     ),
@@ -349,7 +378,12 @@ pub const LINKED_LIST_ARGS: &[Arg] = &[
         arg("only_with_upcoming", T::Untyped, R::None, "Only items linked to upcoming events."),
         Default::Bool(false),
     ),
-    arg("status", T::String, R::StatusList, "Post status, or a comma-separated list of them."),
+    arg(
+        "status",
+        T::String,
+        R::StatusList,
+        "Post status, or a comma-separated list of them; users who may not edit posts can only ask for publish.",
+    ),
 ];
 
 /// Arguments of the category and tag lists (§4.4); `parent` is for categories only.
@@ -360,17 +394,17 @@ pub fn term_list_args(resource: Resource) -> Vec<Arg> {
         arg("search", T::String, R::NonEmpty, "Terms whose name or slug contains this text."),
         loose(arg("exclude", INT_LIST, R::TermList, "Term IDs (or slugs) to leave out.")),
         loose(arg("include", INT_LIST, R::TermList, "Only these term IDs (or slugs).")),
-        arg("order", T::String, R::NonEmpty, "Sort direction: asc or desc."),
+        arg("order", T::String, R::NonEmpty, "Sort direction: asc (the default) or desc."),
         arg(
             "orderby",
             T::String,
             R::NonEmpty,
-            "Term attribute to sort by: name, slug, id, count, description, parent.",
+            "Term attribute to sort by: name (the default), slug, id, count, description, parent or include.",
         ),
         default(arg("hide_empty", T::Boolean, R::None, "Hide terms not assigned to any event."), Default::Bool(true)),
     ];
     if resource == Resource::Categories {
-        args.push(arg("parent", T::Integer, R::TermList, "Only the direct children of this category."));
+        args.push(arg("parent", T::Integer, R::TermList, "Only the direct children of this category (ID or slug)."));
     }
     args.extend([
         arg("post", T::Integer, R::EventId, "Terms assigned to this event ID."),
@@ -390,7 +424,7 @@ pub const EVENT_FIELDS: &[Arg] = &[
     arg("slug", T::String, R::NonEmpty, "The event slug."),
     arg("excerpt", T::String, R::NonEmpty, "The event excerpt."),
     arg("status", T::String, R::PostStatus, "The post status."),
-    arg("timezone", T::String, R::TimezoneOrEmpty, "The event time zone: an IANA name or UTC±N."),
+    arg("timezone", T::String, R::TimezoneOrEmpty, "The event time zone: an IANA name (such as Europe/Paris) or UTC±N."),
     default(arg("all_day", T::Boolean, R::None, "Whether the event lasts all day."), Default::Bool(false)),
     required(arg("start_date", T::String, R::Time, "The start date and time.")),
     required(arg("end_date", T::String, R::Time, "The end date and time.")),
@@ -402,13 +436,13 @@ pub const EVENT_FIELDS: &[Arg] = &[
     arg("hide_from_listings", T::Boolean, R::None, "Whether to hide the event from lists."),
     arg("sticky", T::Boolean, R::None, "Whether the event sticks to the top of the month view."),
     arg("featured", T::Boolean, R::None, "Whether the event is featured."),
-    default(loose(arg("categories", INT_LIST, R::None, "Category IDs or names.")), Default::Null),
-    default(loose(arg("tags", INT_LIST, R::None, "Tag IDs or names.")), Default::Null),
-    default(loose(arg("venue", INT_LIST, R::VenueEntry, "A venue ID or the data of a venue.")), Default::Null),
-    default(loose(arg("organizer", INT_LIST, R::OrganizerEntry, "Organizer IDs or organizer data.")), Default::Null),
-    arg("password", T::String, R::StringOrEmpty, "A password that protects the event (reference server)."),
+    default(loose(arg("categories", INT_LIST, R::None, "Categories, as IDs or names (a list or comma-separated text); an unknown name creates the category, an unknown ID is ignored.")), Default::Null),
+    default(loose(arg("tags", INT_LIST, R::None, "Tags, as IDs or names (a list or comma-separated text); an unknown name creates the tag, an unknown ID is ignored.")), Default::Null),
+    default(loose(arg("venue", INT_LIST, R::VenueEntry, "The venue: its ID, an object with its id, or the fields of a new venue; empty unlinks it.")), Default::Null),
+    default(loose(arg("organizer", INT_LIST, R::OrganizerEntry, "The organizers: IDs, objects with an id, or the fields of new organizers; an empty list unlinks them.")), Default::Null),
+    arg("password", T::String, R::StringOrEmpty, "A password that protects the event; empty removes it (reference server extension)."),
     arg("post_parent", T::Integer, R::EventId, "The ID of the parent event, for a series (reference server)."),
-    feature(arg("ticketed", T::Boolean, R::None, "Whether the event has tickets (reference server)."), "tickets"),
+    feature(arg("ticketed", T::Boolean, R::None, "Whether the event has tickets (reference server extension)."), "tickets"),
 ];
 
 /// Write fields of a venue (§2.2), plus coordinates for the geolocation filters.
@@ -419,8 +453,19 @@ pub const VENUE_FIELDS: &[Arg] = &[
     required(arg("venue", T::String, R::NonEmpty, "The venue name.")),
     default(arg("description", T::String, R::StringOrEmpty, "The venue description."), Default::Null),
     arg("status", T::String, R::PostStatus, "The post status."),
-    default(arg("show_map", T::String, R::None, "Whether events at the venue show a map."), Default::Null),
-    default(arg("show_map_link", T::String, R::None, "Whether events at the venue show a map link."), Default::Null),
+    default(
+        arg("show_map", T::String, R::None, "Whether events at the venue show a map (a string such as true or false)."),
+        Default::Null,
+    ),
+    default(
+        arg(
+            "show_map_link",
+            T::String,
+            R::None,
+            "Whether events at the venue show a map link (a string such as true or false).",
+        ),
+        Default::Null,
+    ),
     default(arg("address", T::String, R::StringOrEmpty, "The street address."), Default::Null),
     default(arg("city", T::String, R::StringOrEmpty, "The city."), Default::Null),
     default(arg("country", T::String, R::StringOrEmpty, "The country."), Default::Null),
@@ -431,11 +476,11 @@ pub const VENUE_FIELDS: &[Arg] = &[
     default(arg("stateprovince", T::String, R::StringOrEmpty, "The state or province."), Default::Null),
     default(arg("website", T::String, R::UrlOrEmpty, "The venue website URL."), Default::Null),
     default(
-        arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL."),
+        arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL; empty removes it."),
         Default::Null,
     ),
-    feature(arg("geo_lat", T::Number, R::None, "Latitude of the venue (reference server)."), "geoloc"),
-    feature(arg("geo_lng", T::Number, R::None, "Longitude of the venue (reference server)."), "geoloc"),
+    feature(arg("geo_lat", T::Number, R::None, "Latitude of the venue (reference server extension)."), "geoloc"),
+    feature(arg("geo_lng", T::Number, R::None, "Longitude of the venue (reference server extension)."), "geoloc"),
 ];
 
 /// Write fields of an organizer (§2.3).
@@ -450,7 +495,7 @@ pub const ORGANIZER_FIELDS: &[Arg] = &[
     default(arg("website", T::String, R::UrlOrEmpty, "The organizer website URL."), Default::Null),
     default(arg("email", T::String, R::StringOrEmpty, "The e-mail address."), Default::Null),
     default(
-        arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL."),
+        arg("image", T::String, R::ImageOrEmpty, "The featured image: an image ID or an image URL; empty removes it."),
         Default::Null,
     ),
 ];
@@ -463,7 +508,7 @@ pub fn term_fields(resource: Resource) -> Vec<Arg> {
         arg("slug", T::String, R::NonEmpty, "The term slug."),
     ];
     if resource == Resource::Categories {
-        fields.push(arg("parent", T::Integer, R::TermList, "The parent category ID."));
+        fields.push(arg("parent", T::Integer, R::TermList, "The parent category: its ID or slug."));
     }
     fields
 }
@@ -485,11 +530,18 @@ pub fn args(resource: Resource, target: Target, op: Op) -> Vec<Arg> {
         _ => vec![required(arg("id", T::Integer, R::None, "The ID of the item."))],
     };
     let password = arg("password", T::String, R::NonEmpty, "The event password, for a password-protected event.");
-    let context =
-        arg("context", T::String, R::None, "`edit` shows a password-protected event to users who may edit it.");
+    let context = arg(
+        "context",
+        T::String,
+        R::None,
+        "With edit, users who may edit a password-protected event see it without the password.",
+    );
     match (resource, op) {
         (Resource::Index, _) => vec![
-            default(arg("namespace", T::String, R::None, "The namespace to describe."), Default::Text("")),
+            default(
+                arg("namespace", T::String, R::None, "The namespace to describe."),
+                Default::Computed("the configured namespace"),
+            ),
             default(
                 arg("context", T::String, R::None, "The scope of the answer: view or help."),
                 Default::Text("view"),

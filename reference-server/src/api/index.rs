@@ -1,16 +1,21 @@
 //! The namespace index (`GET {root}/{ns}`), `OPTIONS` route descriptions and `/doc`.
+//!
+//! Both descriptions come from the route table through `doc::route_args`, the same arguments
+//! the validator applies, with descriptions in the request's language.
 
 use serde_json::{json, Map, Value};
 
-use super::feature_on;
+use super::validated;
 use crate::app::Ctx;
 use crate::doc;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
-use crate::interface::{Arg, Default, Item, Method, Route, Target, Ty, LANGUAGES, ROUTES};
+use crate::interface::{Arg, Item, Method, Route, Target, Ty, LANGUAGES, POST_STATUSES, ROUTES};
 
 /// `GET {root}/{ns}`: every route with its methods and arguments, as the CMS describes them.
 pub fn namespace_index(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    // The language parameter is checked here as everywhere (Part A 4).
+    validated(ctx, &ctx.app.store.read(), request)?;
     let namespace = &ctx.app.config.namespace;
     if let Some(asked) = request.params().get("namespace").and_then(Value::as_str) {
         if !asked.is_empty() && asked.trim_matches('/') != namespace.as_str() {
@@ -21,16 +26,22 @@ pub fn namespace_index(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     for route in ROUTES {
         routes.insert(format!("/{namespace}{}", route.pattern()), describe_route(ctx, route));
     }
-    let up = format!("{}{}/", ctx.app.site_url, ctx.app.config.root);
-    Ok(Reply::ok(json!({"namespace": namespace, "routes": routes, "_links": {"up": [{"href": up}]}})))
+    Ok(Reply::ok(json!({"namespace": namespace, "routes": routes, "_links": {"up": [{"href": rest_root(ctx)}]}})))
 }
 
-/// One route as the index (and `OPTIONS`) shows it.
+/// The REST root the request came to (`{site}[/{lang}]{root}/`).
+fn rest_root(ctx: &Ctx) -> String {
+    let namespace = &ctx.app.config.namespace;
+    match ctx.api_base.strip_suffix(namespace.as_str()) {
+        Some(root) => root.to_string(),
+        None => format!("{}{}/", ctx.app.site_url, ctx.app.config.root),
+    }
+}
+
+/// One route as the index (and `OPTIONS`) shows it: methods that share an operation share an
+/// endpoint (POST, PUT and PATCH for updates).
 pub fn describe_route(ctx: &Ctx, route: &Route) -> Value {
     let methods: Vec<&str> = route.methods.iter().map(|(method, _)| method.name()).collect();
-    let mut endpoints = Vec::new();
-    let mut seen: Vec<Vec<Arg>> = Vec::new();
-    // Methods that share an operation share an endpoint (POST, PUT and PATCH for updates).
     let mut groups: Vec<(Vec<&str>, Method)> = Vec::new();
     for (method, op) in route.methods {
         match groups.iter_mut().find(|(_, first)| route.op(*first) == Some(*op)) {
@@ -38,41 +49,32 @@ pub fn describe_route(ctx: &Ctx, route: &Route) -> Value {
             None => groups.push((vec![method.name()], *method)),
         }
     }
+    let mut endpoints = Vec::new();
     for (names, method) in groups {
-        let args = route.args(method);
         let mut described = Map::new();
-        for spec in
-            args.iter().filter(|spec| spec.feature.is_none_or(|name| feature_on(ctx, name) || method == Method::Get))
-        {
-            described.insert(spec.name.to_string(), describe_arg(ctx, spec));
+        for spec in doc::route_args(ctx, route, method) {
+            // By slug, an event update has the path's `slug` and a body `slug` (the new slug):
+            // the index, like the CMS's, keys arguments by name and shows the first.
+            described.entry(spec.name.to_string()).or_insert_with(|| describe_arg(ctx, &spec));
         }
         described.insert(
             ctx.app.config.language_param.clone(),
-            json!({"required": false, "description": doc::language_param_description(ctx.lang), "type": "string", "enum": LANGUAGES}),
+            json!({"description": doc::language_param_description(ctx.lang), "type": "string", "enum": LANGUAGES, "required": false}),
         );
-        seen.push(args);
         endpoints.push(json!({"methods": names, "args": described}));
     }
     let mut value = json!({"namespace": ctx.app.config.namespace, "methods": methods, "endpoints": endpoints});
-    if route.target == Target::Fixed || route.target == Target::Collection {
-        let href = format!("{}{}", ctx.api_base, route.path);
-        value["_links"] = json!({"self": [{"href": href}]});
+    if matches!(route.target, Target::Fixed | Target::Collection) {
+        value["_links"] = json!({"self": [{"href": format!("{}{}", ctx.api_base, route.path)}]});
     }
     value
 }
 
+/// One argument: the JSON-schema keywords the CMS keeps, then `required` (the CMS adds it last).
 fn describe_arg(ctx: &Ctx, spec: &Arg) -> Value {
     let mut map = Map::new();
-    map.insert("required".into(), json!(spec.required));
-    if let Some(default) = spec.default {
-        let value = match default {
-            Default::Int(n) => json!(n),
-            Default::Bool(flag) => json!(flag),
-            Default::Text(text) => json!(text),
-            Default::Null => Value::Null,
-            Default::Computed(_) => json!(doc::computed_default(ctx, spec.name)),
-        };
-        map.insert("default".into(), value);
+    if let Some(default) = doc::default_value(ctx, spec) {
+        map.insert("default".into(), default);
     }
     map.insert("description".into(), json!(doc::describe(ctx.lang, spec)));
     if let Some(name) = spec.ty.name() {
@@ -84,12 +86,16 @@ fn describe_arg(ctx: &Ctx, spec: &Arg) -> Value {
     }
     if !spec.choices.is_empty() {
         map.insert("enum".into(), json!(spec.choices));
+    } else if spec.rule == crate::interface::Rule::PostStatus {
+        map.insert("enum".into(), json!(POST_STATUSES));
     }
+    map.insert("required".into(), json!(spec.required));
     Value::Object(map)
 }
 
 /// `GET /doc`: the OpenAPI document.
 pub fn doc(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    validated(ctx, &ctx.app.store.read(), request)?;
     let host = request.header("host").unwrap_or("");
     Ok(Reply::ok(doc::openapi(ctx, host)))
 }

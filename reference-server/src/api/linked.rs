@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::events::StatusFilter;
 use super::lists::{page_links, Page};
-use super::posts::{new_post, trash, update_post};
+use super::posts::{new_post, parse_in, trash, update_post};
 use super::{authorize, slug_key, validated};
 use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
@@ -169,6 +169,7 @@ fn create_from_args(ctx: &Ctx, data: &mut Data, args: &Args, kind: &Kind) -> Api
                 geo: None,
             };
             apply_venue_fields(ctx, &mut venue, args);
+            derive_on_create(&mut venue);
             data.put_venue(venue);
         }
         _ => {
@@ -209,10 +210,12 @@ fn apply_venue_fields(ctx: &Ctx, venue: &mut Venue, args: &Args) {
             venue.geo = Some((lat, lng));
         }
     }
-    if args.given("stateprovince") && !venue.stateprovince.is_empty() {
-        return;
-    }
-    if args.given("state") || args.given("province") || args.given("country") || args.given("stateprovince") {
+}
+
+/// On create, the plugin fills an empty `stateprovince` from `state` or `province` (an update
+/// never re-derives it, Part A 28).
+fn derive_on_create(venue: &mut Venue) {
+    if venue.stateprovince.is_empty() {
         venue.stateprovince = derive_stateprovince(venue).into();
     }
 }
@@ -241,13 +244,39 @@ fn apply_organizer_fields(organizer: &mut Organizer, args: &Args) {
 fn duplicate_of(ctx: &Ctx, data: &Data, args: &Args, kind: &Kind) -> Option<Id> {
     let same = |given: &str, have: &str| given.trim().to_lowercase() == have.trim().to_lowercase();
     let provided = |key: &str| args.get(key).map(value_text);
+    let zone = &ctx.app.site_zone;
+    let same_date = |key: &str, have: Option<chrono::NaiveDateTime>| {
+        args.str(key).is_none_or(|text| parse_in(ctx, text, zone).is_some_and(|at| Some(at) == have))
+    };
+    let same_image = |have: Option<Id>| {
+        args.get("image").is_none_or(|value| match as_int(value).filter(|id| *id > 0) {
+            Some(id) => have == Some(id as Id),
+            None => {
+                let url = value_text(value);
+                let known = have.and_then(|id| data.images.get(&id)).map(|image| &*image.url);
+                if url.trim().is_empty() {
+                    have.is_none()
+                } else {
+                    known == Some(url.trim())
+                }
+            }
+        })
+    };
     let matches_post = |post: &Post| {
         post.lang == ctx.lang
             && post.status != Status::Trash
             && provided(kind.word).is_some_and(|name| same(&name, &post.title))
             && provided("description").is_none_or(|d| same(&d, &post.content))
             && provided("excerpt").is_none_or(|e| same(&e, &post.excerpt))
+            && provided("status").is_none_or(|status| status == post.status.name())
+            && args.int("author").is_none_or(|author| author as Id == post.author)
+            && same_date("date", Some(post.date))
+            && same_date("date_utc", post.date_utc)
+            && same_image(post.image)
     };
+    let same_flag =
+        |key: &str, have: Option<bool>| args.get(key).is_none_or(|value| is_truthy(value) == have.unwrap_or(true));
+    let same_number = |key: &str, have: Option<f64>| args.get(key).and_then(as_number).is_none_or(|n| Some(n) == have);
     match kind.post_kind {
         PostKind::Venue => data
             .venues
@@ -267,6 +296,10 @@ fn duplicate_of(ctx: &Ctx, data: &Data, args: &Args, kind: &Kind) -> Option<Id> 
                     ]
                     .iter()
                     .all(|(key, have)| provided(key).is_none_or(|given| same(&given, have)))
+                    && same_flag("show_map", venue.show_map)
+                    && same_flag("show_map_link", venue.show_map_link)
+                    && same_number("geo_lat", venue.geo.map(|(lat, _)| lat))
+                    && same_number("geo_lng", venue.geo.map(|(_, lng)| lng))
             })
             .map(|venue| venue.post.id),
         _ => data

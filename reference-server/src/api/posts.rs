@@ -68,9 +68,15 @@ pub fn update_post(
         post.excerpt = excerpt.as_str().unwrap_or("").into();
     }
     let requested = args.str("status").and_then(Status::parse);
+    let was_trashed = post.status == Status::Trash;
     apply_dates_and_status(ctx, post, args, requested, false);
     if let Some(image) = args.get("image") {
         post.image = resolve_image(data, image);
+    }
+    if was_trashed && post.status != Status::Trash {
+        // Out of the trash, the item gets its name back (or the next free one).
+        let former = post.slug.trim_end_matches("__trashed").to_string();
+        post.slug = data.unique_slug(kind, post.lang, &former, Some(post.id)).into();
     }
     if let Some(slug) = args.str("slug").filter(|slug| !slug.is_empty()) {
         post.slug = data.unique_slug(kind, post.lang, &sanitize_slug(slug), Some(post.id)).into();
