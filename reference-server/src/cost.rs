@@ -1,19 +1,691 @@
-//! PLACEHOLDER until the real module lands.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct StoredCost(pub String);
-pub fn store_cost(value: &serde_json::Value) -> Option<StoredCost> {
-    match value {
-        serde_json::Value::String(s) => Some(StoredCost(s.clone())),
-        serde_json::Value::Number(n) => Some(StoredCost(n.to_string())),
-        _ => None,
+//! The event `cost` field: what a write stores, and how the plugin shows it (`cost` and
+//! `cost_details`), reproduced from the recorded exchanges.
+//!
+//! Rules (each checked against a recording in the tests below):
+//! - A write value is a string, a JSON number or an array of those. Empty values (`""`, `"0"`,
+//!   `0`, `[]`) store nothing: the plugin treats them as "no cost", so `0` shows `""`, not
+//!   `"Free"`.
+//! - The currency symbol and its position are read from the written text: text before the
+//!   first number is a `prefix` symbol (`"€15"`), text after the last number a `postfix` one
+//!   (`"20$"`). Text on both sides, different symbols or different positions across array
+//!   entries give no symbol. Plain numbers give none, and `cost_details` then shows
+//!   `currency_symbol: ""`, `currency_position: ""`.
+//! - Numbers are found with the plugin's price pattern: an optional `.`/`,`, digits, an
+//!   optional `.`/`,`, optional digits. So `"10, 20"` holds `"10,"` and `"20"`.
+//! - `cost_details.values`: every price found, with `,` read as `.` (`"10,"` → `"10."`); an
+//!   entry without any digit shows its slug instead (`"Free"` → `"free"`); sorted numerically
+//!   (words count as 0), always strings (reference profile, Part A item 19).
+//! - `cost`: from the prices that are numbers (`"10,"` is not one, so `"10, 20"` shows only
+//!   `$20`), the lowest and the highest; `0` shows `"Free"`; numbers get the symbol (the
+//!   site's default `$`, prefix, when none was written); equal ends show once, otherwise
+//!   `"{min} – {max}"`. A single entry without digits is shown as written. HTML-escaped.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Value};
+
+use crate::text::{esc_html, sanitize_title};
+
+/// Where the currency symbol goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CurrencyPosition {
+    /// None was written.
+    #[default]
+    None,
+    /// Before the number (`$10`).
+    Prefix,
+    /// After the number (`10$`).
+    Postfix,
+}
+
+impl CurrencyPosition {
+    /// The value of `cost_details.currency_position`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CurrencyPosition::None => "",
+            CurrencyPosition::Prefix => "prefix",
+            CurrencyPosition::Postfix => "postfix",
+        }
     }
 }
-pub fn render_cost(stored: &StoredCost) -> (String, serde_json::Value) {
-    (
-        stored.0.clone(),
-        serde_json::json!({"currency_symbol": "", "currency_code": "", "currency_position": "", "values": []}),
-    )
+
+/// A stored event cost: the written entries (one per array element) and the currency symbol
+/// and position read from them. `StoredCost::default()` is "no cost".
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct StoredCost {
+    entries: Box<[Box<str>]>,
+    symbol: Box<str>,
+    position: CurrencyPosition,
 }
-pub fn lowest_price(_stored: &StoredCost) -> Option<String> {
-    None
+
+#[allow(dead_code)] // Part of this module's API, unused until the server calls it.
+impl StoredCost {
+    /// True when the event has no cost.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The written entries, as strings.
+    pub fn entries(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|e| &**e)
+    }
+
+    /// The currency symbol read from the written text (`""` when none).
+    pub fn currency_symbol(&self) -> &str {
+        &self.symbol
+    }
+
+    /// The currency position read from the written text.
+    pub fn currency_position(&self) -> CurrencyPosition {
+        self.position
+    }
+}
+
+/// The site's default currency symbol, used for display when the cost carries none.
+const DEFAULT_SYMBOL: &str = "$";
+
+/// What is stored for a cost write value; `None` when the value is not a string, a number or
+/// an array of those (the caller answers 400 for it).
+pub fn store_cost(value: &Value) -> Option<StoredCost> {
+    let mut entries: Vec<Box<str>> = Vec::new();
+    match value {
+        Value::String(s) => {
+            if !php_empty_string(s) {
+                entries.push(s.as_str().into());
+            }
+        }
+        Value::Number(n) => {
+            let s = php_number_string(n);
+            if !php_empty_string(&s) && s != "0.0" && n.as_f64() != Some(0.0) {
+                entries.push(s.into());
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                let s = match item {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => php_number_string(n),
+                    _ => return None,
+                };
+                if !s.is_empty() {
+                    entries.push(s.into());
+                }
+            }
+        }
+        _ => return None,
+    }
+    let (symbol, position) = parse_currency(&entries);
+    Some(StoredCost { entries: entries.into_boxed_slice(), symbol: symbol.into(), position })
+}
+
+/// The response's `cost` string and `cost_details` object (keys in the order
+/// `currency_symbol`, `currency_code`, `currency_position`, `values`).
+pub fn render_cost(stored: &StoredCost) -> (String, Value) {
+    let costs = event_costs(stored);
+    let values: Vec<Value> = cost_values(&costs).into_iter().map(Value::String).collect();
+    let details = json!({
+        "currency_symbol": stored.symbol.as_ref(),
+        "currency_code": "",
+        "currency_position": stored.position.as_str(),
+        "values": values,
+    });
+    (formatted_cost(stored, &costs, true), details)
+}
+
+/// The JSON-LD `offers.price` the plugin writes: the cost as in [`render_cost`] but without
+/// currency symbols (recorded: `"€15"` → `"15"`, `["0$","20$","30$"]` → `"Free – 30"`,
+/// `"10"` → `"10"`). `None` when the event has no cost (no `offers` then).
+pub fn offer_price(stored: &StoredCost) -> Option<String> {
+    let costs = event_costs(stored);
+    let s = formatted_cost(stored, &costs, false);
+    (!s.is_empty()).then_some(s)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The plugin's cost parsing
+// ---------------------------------------------------------------------------------------------
+
+/// A key of the plugin's cost map: numeric (from the digits of the number) or a slug.
+#[derive(Clone, Debug, PartialEq)]
+enum Key {
+    Num(f64),
+    Text(String),
+}
+
+/// A hashable form of [`Key`].
+#[derive(PartialEq, Eq, Hash)]
+enum KeyId {
+    Num(u64),
+    Text(String),
+}
+
+/// Price matches in `s`: `(start, end, length of the trailing digits)`.
+fn price_matches(s: &str) -> Vec<(usize, usize, usize)> {
+    let b = s.as_bytes();
+    let sep = |c: u8| c == b',' || c == b'.';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let mut j = i;
+        if sep(b[j]) {
+            j += 1;
+        }
+        let d0 = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j == d0 {
+            i += 1;
+            continue;
+        }
+        if j < b.len() && sep(b[j]) {
+            j += 1;
+        }
+        let d1 = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        out.push((start, j, j - d1));
+        i = j;
+    }
+    out
+}
+
+/// The symbol and position written with the entries.
+fn parse_currency(entries: &[Box<str>]) -> (String, CurrencyPosition) {
+    let mut found: Option<(String, CurrencyPosition)> = None;
+    for entry in entries {
+        let matches = price_matches(entry);
+        let (Some(first), Some(last)) = (matches.first(), matches.last()) else {
+            continue;
+        };
+        let before = php_trim(&entry[..first.0]);
+        let after = php_trim(&entry[last.1..]);
+        let candidate = match (before.is_empty(), after.is_empty()) {
+            (true, true) => continue,
+            (false, true) => (before.to_string(), CurrencyPosition::Prefix),
+            (true, false) => (after.to_string(), CurrencyPosition::Postfix),
+            (false, false) => return (String::new(), CurrencyPosition::None),
+        };
+        match &found {
+            None => found = Some(candidate),
+            Some(prev) if *prev == candidate => {}
+            Some(_) => return (String::new(), CurrencyPosition::None),
+        }
+    }
+    found.unwrap_or((String::new(), CurrencyPosition::None))
+}
+
+/// The plugin's cost map (key → the written piece), sorted by key. Array entries are read
+/// together, as one stored value, so they share the number of decimals used for the keys.
+fn parse_cost_range(entries: &[Box<str>]) -> Vec<(Key, String)> {
+    let mut pieces: Vec<&str> = Vec::new();
+    let mut max_decimals = 0usize;
+    for entry in entries {
+        let matches = price_matches(entry);
+        if matches.is_empty() {
+            pieces.push(entry);
+        } else {
+            for &(s, e, decimals) in &matches {
+                pieces.push(&entry[s..e]);
+                max_decimals = max_decimals.max(decimals);
+            }
+        }
+    }
+    let scale = 10f64.powi(max_decimals.min(300) as i32);
+    let mut out: Vec<(Key, String)> = Vec::new();
+    let mut index: HashMap<KeyId, usize> = HashMap::new();
+    for piece in pieces {
+        let numeric = piece.replace(',', ".");
+        let key = match php_numeric_value(&numeric) {
+            Some(v) => Key::Num((v * scale).round()),
+            None => Key::Text(sanitize_title(&numeric)),
+        };
+        let id = match &key {
+            Key::Num(v) => KeyId::Num(if *v == 0.0 { 0 } else { v.to_bits() }),
+            Key::Text(t) => KeyId::Text(t.clone()),
+        };
+        match index.get(&id) {
+            Some(&at) => out[at].1 = piece.to_string(),
+            None => {
+                index.insert(id, out.len());
+                out.push((key, piece.to_string()));
+            }
+        }
+    }
+    sort_keys(&mut out);
+    out
+}
+
+/// Key order of the plugin's map: numbers by value; a number against a slug compares as text,
+/// which puts slugs that sort before digits (e.g. starting with `%`) first and the others last.
+fn sort_keys(map: &mut [(Key, String)]) {
+    fn rank(k: &Key) -> (u8, f64, &str) {
+        match k {
+            Key::Num(v) => (1, *v, ""),
+            Key::Text(t) if t.as_str() < "0" => (0, 0.0, t),
+            Key::Text(t) => (2, 0.0, t),
+        }
+    }
+    map.sort_by(|a, b| {
+        let (ra, va, ta) = rank(&a.0);
+        let (rb, vb, tb) = rank(&b.0);
+        ra.cmp(&rb).then(va.total_cmp(&vb)).then_with(|| ta.cmp(tb))
+    });
+}
+
+/// The event's cost map.
+fn event_costs(stored: &StoredCost) -> Vec<(Key, String)> {
+    if stored.entries.is_empty() {
+        return Vec::new();
+    }
+    parse_cost_range(&stored.entries)
+}
+
+/// `cost_details.values`.
+fn cost_values(costs: &[(Key, String)]) -> Vec<String> {
+    let mut values: Vec<String> = costs
+        .iter()
+        .map(|(k, v)| {
+            let normalized = v.replace(',', ".");
+            if php_numeric_value(&normalized).is_some() {
+                normalized
+            } else {
+                match k {
+                    Key::Text(t) => t.clone(),
+                    Key::Num(n) => format!("{n}"),
+                }
+            }
+        })
+        .collect();
+    values.sort_by(|a, b| php_leading_number(a).total_cmp(&php_leading_number(b)));
+    values
+}
+
+/// The plugin's lowest or highest cost (`Err` stands for its integer 0).
+fn cost_by(costs: &[(Key, String)], lowest: bool) -> Result<String, ()> {
+    if costs.len() == 1 && php_numeric_value(&costs[0].1).is_none() {
+        return Ok(costs[0].1.clone());
+    }
+    let numeric: Vec<&(Key, String)> = costs.iter().filter(|(_, v)| php_numeric_value(v).is_some()).collect();
+    let key_value = |k: &Key| match k {
+        Key::Num(v) => *v,
+        Key::Text(_) => 0.0,
+    };
+    let mut best: Option<&(Key, String)> = None;
+    for item in numeric {
+        best = match best {
+            None => Some(item),
+            Some(cur) => {
+                let (a, b) = (key_value(&item.0), key_value(&cur.0));
+                if (lowest && a < b) || (!lowest && a > b) {
+                    Some(item)
+                } else {
+                    Some(cur)
+                }
+            }
+        };
+    }
+    match best {
+        Some((_, v)) if !php_empty_string(v) => Ok(v.clone()),
+        _ => Err(()),
+    }
+}
+
+fn formatted_cost(stored: &StoredCost, costs: &[(Key, String)], with_symbol: bool) -> String {
+    if costs.is_empty() {
+        return String::new();
+    }
+    let ends: Vec<String> = [true, false]
+        .iter()
+        .map(|&lowest| {
+            let cost = cost_by(costs, lowest);
+            let shown = match &cost {
+                Err(()) => "Free".to_string(),
+                Ok(v) => {
+                    let with_period = v.replace(',', ".");
+                    match php_numeric_value(&with_period) {
+                        Some(n) if format!("{:.2}", n.abs()) == "0.00" && n >= 0.0 => "Free".to_string(),
+                        _ => v.clone(),
+                    }
+                }
+            };
+            let shown = if with_symbol && php_numeric_value(&shown.replace([',', '.'], "")).is_some() {
+                let symbol = if stored.symbol.is_empty() { DEFAULT_SYMBOL } else { &stored.symbol };
+                if stored.position == CurrencyPosition::Postfix {
+                    format!("{shown}{symbol}")
+                } else {
+                    format!("{symbol}{shown}")
+                }
+            } else {
+                shown
+            };
+            esc_html(&shown)
+        })
+        .collect();
+    let (min, max) = (&ends[0], &ends[1]);
+    let equal = match (php_numeric_value(min), php_numeric_value(max)) {
+        (Some(a), Some(b)) => a == b,
+        _ => min == max,
+    };
+    if equal {
+        min.clone()
+    } else {
+        format!("{min} – {max}")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PHP value rules
+// ---------------------------------------------------------------------------------------------
+
+fn php_trim(s: &str) -> &str {
+    s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\0' | '\x0B'))
+}
+
+/// PHP's `empty()` for a string.
+fn php_empty_string(s: &str) -> bool {
+    s.is_empty() || s == "0"
+}
+
+/// How PHP prints a JSON number it decoded.
+fn php_number_string(n: &serde_json::Number) -> String {
+    if n.is_i64() || n.is_u64() {
+        return n.to_string();
+    }
+    let f = n.as_f64().unwrap_or(0.0);
+    if !f.is_finite() {
+        return if f > 0.0 { "INF".into() } else { "-INF".into() };
+    }
+    let abs = f.abs();
+    if abs == 0.0 {
+        return if f.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    if (1e-5..1e15).contains(&abs) {
+        let s = format!("{f}");
+        return s;
+    }
+    // Scientific form: "1.0E+20", "1.5E-7".
+    let s = format!("{f:e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
+    let exp: i32 = exp.parse().unwrap_or(0);
+    format!("{mantissa}E{}{}", if exp < 0 { '-' } else { '+' }, exp.abs())
+}
+
+/// PHP's `is_numeric` on a string, with its value.
+fn php_numeric_value(s: &str) -> Option<f64> {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0B', '\x0C']);
+    let t = t.trim_end_matches([' ', '\t', '\n', '\r', '\x0B', '\x0C']);
+    let b = t.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let int_digits = i - int_start;
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let f = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        frac_digits = i - f;
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return None;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let e = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > e {
+            i = j;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    let body = t.strip_suffix('.').unwrap_or(t);
+    let body = if body.starts_with('.') || body.starts_with("-.") || body.starts_with("+.") {
+        body.replacen('.', "0.", 1)
+    } else {
+        body.to_string()
+    };
+    body.parse::<f64>().ok().or(Some(0.0))
+}
+
+/// The number PHP reads from the start of a string when sorting numerically (0 for words).
+fn php_leading_number(s: &str) -> f64 {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0B', '\x0C']);
+    let b = t.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut digits = i - int_start;
+    if i < b.len() && b[i] == b'.' {
+        let mut j = i + 1;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        digits += j - i - 1;
+        if digits > 0 {
+            i = j;
+        }
+    }
+    if digits == 0 {
+        return 0.0;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let e = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > e {
+            i = j;
+        }
+    }
+    php_numeric_value(&t[..i]).unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(v: Value) -> (String, Value) {
+        render_cost(&store_cost(&v).expect("storable"))
+    }
+
+    fn details(symbol: &str, position: &str, values: &[&str]) -> Value {
+        json!({
+            "currency_symbol": symbol,
+            "currency_code": "",
+            "currency_position": position,
+            "values": values,
+        })
+    }
+
+    // Each case: a recorded request `cost` → the recorded response `cost` and `cost_details`.
+
+    #[test]
+    fn recorded_euro_prefix() {
+        // 02-events-create: "create event with every write field (image id as string)"
+        assert_eq!(render(json!("€15")), ("€15".into(), details("€", "prefix", &["15"])));
+        // 08-updates: "POST (update) show_map false, cost change"
+        assert_eq!(render(json!("€20")), ("€20".into(), details("€", "prefix", &["20"])));
+    }
+
+    #[test]
+    fn recorded_postfix_symbol() {
+        // 02-events-create: "create event cost string with postfix symbol"
+        assert_eq!(render(json!("20$")), ("20$".into(), details("$", "postfix", &["20"])));
+    }
+
+    #[test]
+    fn recorded_number_and_plain_string() {
+        // "create event cost number": the default symbol shows, cost_details stays empty.
+        assert_eq!(render(json!(25)), ("$25".into(), details("", "", &["25"])));
+        // "create past event" (cost "10") and 03-events-read "create event to be password-protected" ("50").
+        assert_eq!(render(json!("10")), ("$10".into(), details("", "", &["10"])));
+        assert_eq!(render(json!("50")), ("$50".into(), details("", "", &["50"])));
+    }
+
+    #[test]
+    fn recorded_zero_is_no_cost() {
+        // "create event cost zero"
+        assert_eq!(render(json!(0)), (String::new(), details("", "", &[])));
+        assert_eq!(store_cost(&json!(0)), Some(StoredCost::default()));
+        // Same rule for the other empty values.
+        assert!(store_cost(&json!("")).is_some_and(|c| c.is_empty()));
+        assert!(store_cost(&json!("0")).is_some_and(|c| c.is_empty()));
+        assert!(store_cost(&json!([])).is_some_and(|c| c.is_empty()));
+    }
+
+    #[test]
+    fn recorded_free_word() {
+        // "create event cost word Free"
+        assert_eq!(render(json!("Free")), ("Free".into(), details("", "", &["free"])));
+    }
+
+    #[test]
+    fn recorded_csv_range() {
+        // "create event cost CSV range": "10," is not a number for the range, but a value.
+        assert_eq!(render(json!("10, 20")), ("$20".into(), details("", "", &["10.", "20"])));
+    }
+
+    #[test]
+    fn recorded_free_text() {
+        // "create event cost non-numeric text"
+        assert_eq!(
+            render(json!("Donation at the door")),
+            ("Donation at the door".into(), details("", "", &["donation-at-the-door"]))
+        );
+    }
+
+    #[test]
+    fn recorded_decimal_with_prefix() {
+        // "create event cost decimal with prefix"
+        assert_eq!(render(json!("€12.50")), ("€12.50".into(), details("€", "prefix", &["12.50"])));
+        // 02-events-create "create event in America/New_York"
+        assert_eq!(render(json!("$25")), ("$25".into(), details("$", "prefix", &["25"])));
+    }
+
+    #[test]
+    fn recorded_arrays() {
+        // "create event cost array of numbers"
+        assert_eq!(render(json!([5, 15])), ("$5 – $15".into(), details("", "", &["5", "15"])));
+        // "create multi-day all-day festival"
+        assert_eq!(
+            render(json!(["0$", "20$", "30$"])),
+            ("Free – 30$".into(), details("$", "postfix", &["0", "20", "30"]))
+        );
+    }
+
+    #[test]
+    fn recorded_offer_prices() {
+        // 03-events-read json_ld.offers.price for the events above.
+        let price = |v: Value| offer_price(&store_cost(&v).unwrap());
+        assert_eq!(price(json!("€15")).as_deref(), Some("15"));
+        assert_eq!(price(json!(["0$", "20$", "30$"])).as_deref(), Some("Free – 30"));
+        assert_eq!(price(json!("$25")).as_deref(), Some("25"));
+        assert_eq!(price(json!("10")).as_deref(), Some("10"));
+        assert_eq!(price(json!(0)), None);
+    }
+
+    #[test]
+    fn values_are_strings_and_sorted() {
+        // Part A 19: values are strings whatever the input type.
+        let (cost, d) = render(json!([30, "5", 12.5]));
+        assert_eq!(cost, "$5 – $30");
+        assert_eq!(d["values"], json!(["5", "12.5", "30"]));
+    }
+
+    #[test]
+    fn mixed_symbols_give_none() {
+        let stored = store_cost(&json!(["$5", "10€"])).unwrap();
+        assert_eq!(stored.currency_symbol(), "");
+        assert_eq!(stored.currency_position(), CurrencyPosition::None);
+        let (cost, _) = render_cost(&stored);
+        assert_eq!(cost, "$5 – $10");
+    }
+
+    #[test]
+    fn non_storable_values() {
+        assert_eq!(store_cost(&json!(true)), None);
+        assert_eq!(store_cost(&json!(null)), None);
+        assert_eq!(store_cost(&json!({"a": 1})), None);
+        assert_eq!(store_cost(&json!([1, {"a": 1}])), None);
+        assert_eq!(store_cost(&json!([[1]])), None);
+    }
+
+    #[test]
+    fn html_in_cost_is_escaped() {
+        let (cost, d) = render(json!("<b>Pay & go</b>"));
+        assert_eq!(cost, "&lt;b&gt;Pay &amp; go&lt;/b&gt;");
+        assert_eq!(d["values"], json!(["pay-go"]));
+    }
+
+    #[test]
+    fn several_words_and_zero_show_free() {
+        let (cost, d) = render(json!(["Free", "Donation"]));
+        assert_eq!(cost, "Free");
+        assert_eq!(d["values"], json!(["donation", "free"]));
+    }
+
+    #[test]
+    fn php_number_strings() {
+        let s = |v: Value| match v {
+            Value::Number(n) => php_number_string(&n),
+            _ => unreachable!(),
+        };
+        assert_eq!(s(json!(12.5)), "12.5");
+        assert_eq!(s(json!(7)), "7");
+        assert_eq!(s(json!(1e20)), "1.0E+20");
+        assert_eq!(s(json!(1.5e-7)), "1.5E-7");
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        let long_digits = "9".repeat(1_000_000);
+        let long_mixed = "1,".repeat(50_000);
+        for v in [
+            json!(""),
+            json!(" "),
+            json!("."),
+            json!(",,,"),
+            json!("☕"),
+            json!("e\u{301}"),
+            json!(long_digits),
+            json!(long_mixed),
+            json!("1e999"),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(-5),
+            json!(f64::MAX),
+            json!(["", "", "0"]),
+        ] {
+            let stored = store_cost(&v).unwrap();
+            let _ = render_cost(&stored);
+            let _ = offer_price(&stored);
+        }
+    }
 }

@@ -562,6 +562,9 @@ pub fn args(resource: Resource, target: Target, op: Op) -> Vec<Arg> {
             // By slug, the path's slug finds the item and a body `slug` renames it (Part A 32).
             let mut all = single(target);
             all.extend(post_fields(resource).iter().copied().map(optional));
+            if target == Target::BySlug && !all.iter().any(|a| a.name == "slug" && !a.required) {
+                all.push(arg("slug", T::String, R::NonEmpty, "A new slug for the item (renames it)."));
+            }
             all
         }
         (Resource::Events, Op::Read) => {

@@ -7,7 +7,7 @@ use crate::cost::render_cost;
 use crate::dates::{details, format_wp, iso_with_offset};
 use crate::model::{Event, Id, Organizer, Post, Status, Taxonomy, Term, Venue};
 use crate::store::Data;
-use crate::text::{esc_html, render_content, render_excerpt, render_title, strip_tags};
+use crate::text::{jsonld_description, jsonld_name, render_content, render_excerpt, render_title};
 
 /// What a rendering needs: the request's addresses and the store.
 pub struct View<'a> {
@@ -142,9 +142,9 @@ impl View<'_> {
         let mut ld = Map::new();
         ld.insert("@context".into(), json!("http://schema.org"));
         ld.insert("@type".into(), json!("Event"));
-        ld.insert("name".into(), json!(esc_html(&event.post.title)));
-        let summary = render_excerpt(&event.post.excerpt, &event.post.content);
-        ld.insert("description".into(), json!(esc_html(&strip_tags(&summary))));
+        let private = event.post.status == Status::Private;
+        ld.insert("name".into(), json!(jsonld_name(&event.post.title, private, event.post.password.is_some())));
+        ld.insert("description".into(), json!(jsonld_description(&event.post.excerpt, &event.post.content)));
         if let Some(image) = event.post.image.and_then(|id| self.data.images.get(&id)) {
             ld.insert("image".into(), json!(&*image.url));
         }
@@ -166,7 +166,7 @@ impl View<'_> {
             ld.insert("organizer".into(), first.clone());
         }
         ld.insert("performer".into(), json!("Organization"));
-        if let Some(price) = crate::cost::lowest_price(&event.cost) {
+        if let Some(price) = crate::cost::offer_price(&event.cost) {
             ld.insert(
                 "offers".into(),
                 json!({"@type": "Offer", "price": price, "priceCurrency": "USD", "url": url, "category": "primary", "availability": "inStock", "validFrom": format!("{}T00:00:00+00:00", event.post.date.format("%Y-%m-%d"))}),
@@ -192,8 +192,8 @@ impl View<'_> {
         }
         let mut ld = Map::new();
         ld.insert("@type".into(), json!("Place"));
-        ld.insert("name".into(), json!(esc_html(&venue.post.title)));
-        ld.insert("description".into(), json!(esc_html(&strip_tags(&render_content(&venue.post.content)))));
+        ld.insert("name".into(), json!(jsonld_name(&venue.post.title, false, false)));
+        ld.insert("description".into(), json!(jsonld_description(&venue.post.excerpt, &venue.post.content)));
         if let Some(image) = venue.post.image.and_then(|id| self.data.images.get(&id)) {
             ld.insert("image".into(), json!(&*image.url));
         }
@@ -207,8 +207,8 @@ impl View<'_> {
     fn organizer_json_ld(&self, organizer: &Organizer) -> Value {
         let mut ld = Map::new();
         ld.insert("@type".into(), json!("Person"));
-        ld.insert("name".into(), json!(esc_html(&organizer.post.title)));
-        ld.insert("description".into(), json!(esc_html(&strip_tags(&render_content(&organizer.post.content)))));
+        ld.insert("name".into(), json!(jsonld_name(&organizer.post.title, false, false)));
+        ld.insert("description".into(), json!(jsonld_description(&organizer.post.excerpt, &organizer.post.content)));
         if let Some(image) = organizer.post.image.and_then(|id| self.data.images.get(&id)) {
             ld.insert("image".into(), json!(&*image.url));
         }

@@ -31,16 +31,19 @@ pub fn dispatch(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 
 /// Validates the request's arguments for its route and method.
 pub fn validated(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Args> {
-    let mut params = request.params();
-    // The path variable is an argument too, and the path's value is the one that counts.
-    if let Some(var) = &request.var {
-        let key = if request.route.target == Target::BySlug { "slug" } else { "id" };
-        params.insert(key.to_string(), serde_json::Value::String(var.clone()));
-    }
+    let params = request.params();
+    // The path variable (`id` or the path's `slug`) matched the route already; it is not an
+    // argument to validate again, and a body `slug` in a by-slug update is the new slug.
+    let path_arg = match request.route.target {
+        Target::ById => Some("id"),
+        Target::BySlug => Some("slug"),
+        _ => None,
+    };
     let specs: Vec<_> = request
         .route
         .args(request.method)
         .into_iter()
+        .filter(|spec| !(spec.required && Some(spec.name) == path_arg))
         .filter(|spec| spec.feature.is_none_or(|name| feature_on(ctx, name) || !is_write(request.method)))
         .collect();
     validate(ctx, data, request.route.resource, &specs, &params)

@@ -10,7 +10,7 @@ use crate::http::{ApiRequest, Reply};
 use crate::interface::{term_list_args, Op, Resource};
 use crate::model::{Id, Taxonomy, Term};
 use crate::store::{Data, SlugKind};
-use crate::text::{sanitize_slug, sanitize_title};
+use crate::text::{render_term_description, render_term_name, sanitize_slug, sanitize_title};
 use crate::validate::{as_int, value_text, Args};
 use crate::views::View;
 
@@ -93,7 +93,7 @@ fn create(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
     if taxonomy == Taxonomy::Tag && request.params().contains_key("parent") {
         return Err(not_hierarchical());
     }
-    let name = args.str("name").unwrap_or("").trim().to_string();
+    let name = render_term_name(args.str("name").unwrap_or(""));
     let parent = parent_of(ctx, &data, &args, taxonomy).unwrap_or(0);
     if let Some(existing) = data.term_named(taxonomy, ctx.lang, &name, Some(parent)) {
         return Err(term_exists(taxonomy, existing));
@@ -109,7 +109,7 @@ fn create(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
         taxonomy,
         name: name.into(),
         slug: slug.into(),
-        description: args.str("description").unwrap_or("").into(),
+        description: render_term_description(args.str("description").unwrap_or("")).into(),
         parent,
         lang: ctx.lang,
         count: 0,
@@ -138,16 +138,16 @@ fn update(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
         }
     }
     if let Some(name) = args.str("name") {
-        let name = name.trim();
+        let name = &render_term_name(name);
         if let Some(existing) =
             data.term_named(taxonomy, term.lang, name, Some(term.parent)).filter(|other| *other != id)
         {
             return Err(term_exists(taxonomy, existing));
         }
-        term.name = name.into();
+        term.name = name.as_str().into();
     }
     if let Some(description) = args.str("description") {
-        term.description = description.into();
+        term.description = render_term_description(description).into();
     }
     if let Some(slug) = args.str("slug") {
         term.slug = data.unique_slug(SlugKind::from(taxonomy), term.lang, &sanitize_slug(slug), Some(id)).into();

@@ -388,6 +388,12 @@ const ARGS: &[Text] = &[
         "Indica si el evento tiene entradas (extensión del servidor de referencia).",
     ),
     t(
+        "A new slug for the item (renames it).",
+        "Un nouveau slug pour l'élément (il le renomme).",
+        "Ein neuer Slug für das Element (benennt es um).",
+        "Un slug nuevo para el elemento (lo renombra).",
+    ),
+    t(
         "The ID of the parent event, for a series (reference server).",
         "L'ID de l'événement parent, pour une série (serveur de référence).",
         "Die ID der übergeordneten Veranstaltung, für eine Reihe (Referenzserver).",

@@ -101,7 +101,7 @@ impl Req<'_> {
         self
     }
 
-    pub fn as_opt(self, user: Option<&str>) -> Self {
+    pub fn maybe_user(self, user: Option<&str>) -> Self {
         match user {
             Some(user) => self.user(user),
             None => self,
@@ -124,11 +124,8 @@ impl Req<'_> {
     }
 
     pub fn form(mut self, pairs: &[(&str, &str)]) -> Self {
-        let body: String = pairs
-            .iter()
-            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-            .collect::<Vec<_>>()
-            .join("&");
+        let body: String =
+            pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&");
         self.builder = self.builder.header("content-type", "application/x-www-form-urlencoded").body(body);
         self
     }
@@ -201,23 +198,22 @@ impl Srv {
     }
 
     pub async fn post(&self, user: Option<&str>, path: &str, body: &Value) -> Resp {
-        self.req(Method::POST, path).as_opt(user).json(body).send().await
+        self.req(Method::POST, path).maybe_user(user).json(body).send().await
     }
 
     pub async fn put(&self, user: Option<&str>, path: &str, body: &Value) -> Resp {
-        self.req(Method::PUT, path).as_opt(user).json(body).send().await
+        self.req(Method::PUT, path).maybe_user(user).json(body).send().await
     }
 
     pub async fn patch(&self, user: Option<&str>, path: &str, body: &Value) -> Resp {
-        self.req(Method::PATCH, path).as_opt(user).json(body).send().await
+        self.req(Method::PATCH, path).maybe_user(user).json(body).send().await
     }
 
     pub async fn delete(&self, user: Option<&str>, path: &str) -> Resp {
-        self.req(Method::DELETE, path).as_opt(user).send().await
+        self.req(Method::DELETE, path).maybe_user(user).send().await
     }
 
     /// Creates an item as `user` and returns it (asserting 201).
-    #[track_caller]
     pub async fn create(&self, user: &str, collection: &str, body: Value) -> Value {
         let resp = self.post(Some(user), &format!("/{collection}"), &body).await;
         assert_eq!(resp.status, 201, "create {collection} {body}: {}", resp.text);
@@ -261,7 +257,7 @@ impl Srv {
 
     /// The `id`s of the items of a list response under `key`, sorted.
     pub async fn list_ids(&self, user: Option<&str>, path: &str, key: &str) -> Vec<u64> {
-        let resp = self.req(Method::GET, path).as_opt(user).send().await;
+        let resp = self.req(Method::GET, path).maybe_user(user).send().await;
         assert_eq!(resp.status, 200, "GET {path}: {}", resp.text);
         ids(&resp.json[key])
     }
@@ -284,7 +280,8 @@ pub fn id(item: &Value) -> u64 {
 
 /// The sorted `id`s of a JSON array of items.
 pub fn ids(items: &Value) -> Vec<u64> {
-    let mut ids: Vec<u64> = items.as_array().map(|a| a.iter().filter_map(|i| i["id"].as_u64()).collect()).unwrap_or_default();
+    let mut ids: Vec<u64> =
+        items.as_array().map(|a| a.iter().filter_map(|i| i["id"].as_u64()).collect()).unwrap_or_default();
     ids.sort_unstable();
     ids
 }
