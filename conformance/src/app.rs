@@ -313,6 +313,14 @@ fn record(shared: &Shared, report: CaseReport) {
 /// Why a case cannot run here, if it cannot.
 fn missing_feature(shared: &Shared, case: &Case) -> Option<String> {
     for feature in &case.requires {
+        // `!name`: the case needs a server WITHOUT the feature. The embedded server is started
+        // without it; an outside server counts as lacking it only when --without names it.
+        if let Some(absent) = feature.strip_prefix('!') {
+            if matches!(shared.mode, Mode::Outside { .. }) && !shared.without.iter().any(|name| name == absent) {
+                return Some(format!("requires a server without {absent}: run with --without {absent}"));
+            }
+            continue;
+        }
         if shared.without.contains(feature) {
             return Some(format!("requires {feature}, which --without names"));
         }
@@ -351,7 +359,9 @@ fn run_trial(shared: &Shared, case: Case) -> Result<Completion, Failed> {
     };
     let mut report = match &shared.mode {
         Mode::Embedded { namespace, language_param, without } => {
-            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, namespace, language_param, without))
+            let mut without = without.clone();
+            without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
+            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, namespace, language_param, &without))
         }
         Mode::Outside { endpoint, reset_command } => {
             let fresh = case.requires.iter().any(|r| r == "fresh-store");

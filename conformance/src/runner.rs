@@ -289,7 +289,9 @@ pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Resu
     }
     let auth = match request.auth.as_deref() {
         None | Some("none") => None,
-        Some(name) => match endpoint.credentials.get(name) {
+        Some(name) => match endpoint.credentials.get(name.trim_end_matches(WRONG_PASSWORD)) {
+            // `NAME:wrong-password`: NAME's user with a password that cannot be right.
+            Some((user, _)) if name.ends_with(WRONG_PASSWORD) => Some((user.clone(), "not-the-password-0".to_string())),
             Some(pair) => Some(pair.clone()),
             None => {
                 let known: Vec<&str> = endpoint.credentials.keys().map(String::as_str).collect();
@@ -302,6 +304,9 @@ pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Resu
     };
     Ok(SentRequest { method: request.method.clone(), url, headers, auth, body })
 }
+
+/// The suffix of a credential name that sends that user with a wrong password.
+pub const WRONG_PASSWORD: &str = ":wrong-password";
 
 fn slash(path: &str) -> String {
     if path.is_empty() || path.starts_with('/') || path.starts_with('?') {

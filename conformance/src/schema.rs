@@ -31,7 +31,7 @@ pub fn schema() -> Value {
                 "enum": ["must", "should", "may"]
             },
             "requires": {
-                "description": "Features the implementation must have, e.g. geoloc, tickets, fresh-store.",
+                "description": "Features the implementation must have, e.g. geoloc, tickets, fresh-store; !name needs a server without that feature.",
                 "type": "array",
                 "items": {"type": "string"}
             },
@@ -89,7 +89,7 @@ pub fn schema() -> Value {
                     "form": {"type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
                     "body": {"description": "A raw body, sent as it is.", "type": "string"},
                     "headers": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
-                    "auth": {"description": "A credential set name, or none.", "type": "string"}
+                    "auth": {"description": "A credential set name, NAME:wrong-password (that user with a wrong password), or none.", "type": "string"}
                 },
                 "oneOf": [
                     {"required": ["path"], "not": {"required": ["url"]}},

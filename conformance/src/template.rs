@@ -17,7 +17,7 @@ use crate::yaml::{Node, NodeKind};
 pub const BUILTINS: &[&str] = &["run_id", "case_id", "language_param", "base_url", "site_url", "namespace_url", "now"];
 
 /// The built-ins that take an argument in parentheses.
-pub const FUNCTIONS: &[&str] = &["date", "datetime", "timestamp"];
+pub const FUNCTIONS: &[&str] = &["date", "datetime", "timestamp", "filler"];
 
 /// A parsed template string.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +49,12 @@ pub enum Head {
     Date(DateArg),
     DateTime(DateArg),
     Timestamp(DateArg),
+    /// `filler(N)`: a string of N `x` characters, for bodies of a given size.
+    Filler(usize),
 }
+
+/// The largest `filler(N)`: enough to pass any body limit a server is likely to have.
+pub const MAX_FILLER: usize = 64 * 1024 * 1024;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Access {
@@ -170,16 +175,24 @@ fn parse_expr(raw: &str) -> Result<Expr, String> {
         let Some(close) = after.find(')') else {
             return Err(format!("missing `)` in `{{{{{source}}}}}`"));
         };
-        let arg = parse_date_arg(&after[..close]).map_err(|e| format!("{e} in `{{{{{source}}}}}`"))?;
+        let inside = &after[..close];
         rest = &after[close + 1..];
-        match name {
-            "date" => Head::Date(arg),
-            "datetime" => Head::DateTime(arg),
-            "timestamp" => Head::Timestamp(arg),
-            other => {
-                return Err(format!(
-                    "unknown function `{other}(...)` in `{{{{{source}}}}}`: use date, datetime or timestamp"
+        if name == "filler" {
+            let size = inside.trim().parse::<usize>().ok().filter(|n| *n <= MAX_FILLER).ok_or_else(|| {
+                format!("`filler(...)` takes a whole number of characters up to {MAX_FILLER} in `{{{{{source}}}}}`")
+            })?;
+            Head::Filler(size)
+        } else {
+            let arg = parse_date_arg(inside).map_err(|e| format!("{e} in `{{{{{source}}}}}`"))?;
+            match name {
+                "date" => Head::Date(arg),
+                "datetime" => Head::DateTime(arg),
+                "timestamp" => Head::Timestamp(arg),
+                other => {
+                    return Err(format!(
+                    "unknown function `{other}(...)` in `{{{{{source}}}}}`: use date, datetime, timestamp or filler"
                 ))
+                }
             }
         }
     } else {
@@ -386,6 +399,7 @@ impl Env {
                 Resolved::Data(Value::String(apply_date_arg(self.now, arg)?.format("%Y-%m-%d %H:%M:%S").to_string()))
             }
             Head::Timestamp(arg) => Resolved::Data(Value::Number(apply_date_arg(self.now, arg)?.timestamp().into())),
+            Head::Filler(size) => Resolved::Data(Value::String("x".repeat(*size))),
         };
         for step in &expr.access {
             resolved = match resolved {
@@ -591,6 +605,10 @@ mod tests {
         assert_eq!(render("{{datetime(-5min)}}").unwrap(), json!("2024-01-31 10:25:15"));
         assert_eq!(render("{{datetime()}}").unwrap(), json!("2024-01-31 10:30:15"));
         assert_eq!(render("{{timestamp(+0d 00:00)}}").unwrap(), json!(1706659200));
+        assert_eq!(render("{{filler(3)}}").unwrap(), json!("xxx"));
+        assert_eq!(render("a{{filler(2)}}b").unwrap(), json!("axxb"));
+        assert!(Template::parse("{{filler(-1)}}").is_err());
+        assert!(Template::parse("{{filler(999999999999)}}").is_err());
         assert_eq!(render("{{date(+30d)}} 19:00:00").unwrap(), json!("2024-03-01 19:00:00"));
     }
 
