@@ -427,8 +427,7 @@ fn operation(ctx: &Ctx, route: &Route, method: Method, op: Op) -> Value {
     operation.insert("summary".into(), json!(summary(route, op)));
     operation.insert("parameters".into(), json!(parameters));
     if in_body {
-        let (singular, _, _) = nouns(route.resource);
-        let name = format!("{singular}{}", if op == Op::Create { "Create" } else { "Update" });
+        let name = body_schema_name(ctx, route, method, op);
         let schema = json!({"$ref": format!("#/components/schemas/{name}")});
         operation.insert(
             "requestBody".into(),
@@ -451,18 +450,37 @@ fn operation(ctx: &Ctx, route: &Route, method: Method, op: Op) -> Value {
     Value::Object(operation)
 }
 
+/// The name of the request body schema of a create or update: `EventCreate`, `EventUpdate`,
+/// and `EventUpdateBySlug` when the by-slug body differs from the by-ID one.
+fn body_schema_name(ctx: &Ctx, route: &Route, method: Method, op: Op) -> String {
+    let singular = nouns(route.resource).0;
+    match op {
+        Op::Create => format!("{singular}Create"),
+        _ if route.target == Target::BySlug => {
+            let by_id = ROUTES.iter().find(|other| other.resource == route.resource && other.target == Target::ById);
+            let same = by_id.is_some_and(|by_id| {
+                body_schema(ctx, &route_args(ctx, by_id, method), Some(by_id))
+                    == body_schema(ctx, &route_args(ctx, route, method), Some(route))
+            });
+            if same {
+                format!("{singular}Update")
+            } else {
+                format!("{singular}UpdateBySlug")
+            }
+        }
+        _ => format!("{singular}Update"),
+    }
+}
+
 /// The request body schemas (`EventCreate`, `EventUpdate`, …), from the table.
 fn body_schemas(ctx: &Ctx) -> Map<String, Value> {
     let mut schemas = Map::new();
     for route in ROUTES {
-        let target_ok = matches!(route.target, Target::Collection | Target::ById);
         for (method, op) in route.methods {
-            let name = match op {
-                Op::Create => "Create",
-                Op::Update if target_ok => "Update",
-                _ => continue,
-            };
-            let name = format!("{}{name}", nouns(route.resource).0);
+            if !matches!(op, Op::Create | Op::Update) {
+                continue;
+            }
+            let name = body_schema_name(ctx, route, *method, *op);
             if !schemas.contains_key(&name) {
                 schemas.insert(name, body_schema(ctx, &route_args(ctx, route, *method), Some(route)));
             }

@@ -164,6 +164,51 @@ pub struct Organizer {
     pub email: Box<str>,
 }
 
+impl Venue {
+    /// The address and contact fields under their write-field names, in the order the
+    /// representation shows them.
+    pub fn text_fields(&self) -> [(&'static str, &str); 9] {
+        [
+            ("address", &self.address),
+            ("city", &self.city),
+            ("country", &self.country),
+            ("province", &self.province),
+            ("state", &self.state),
+            ("zip", &self.zip),
+            ("phone", &self.phone),
+            ("website", &self.website),
+            ("stateprovince", &self.stateprovince),
+        ]
+    }
+
+    /// The same fields, to write.
+    pub fn text_fields_mut(&mut self) -> [(&'static str, &mut Box<str>); 9] {
+        [
+            ("address", &mut self.address),
+            ("city", &mut self.city),
+            ("country", &mut self.country),
+            ("province", &mut self.province),
+            ("state", &mut self.state),
+            ("zip", &mut self.zip),
+            ("phone", &mut self.phone),
+            ("website", &mut self.website),
+            ("stateprovince", &mut self.stateprovince),
+        ]
+    }
+}
+
+impl Organizer {
+    /// The contact fields under their write-field names, in the representation's order.
+    pub fn text_fields(&self) -> [(&'static str, &str); 3] {
+        [("phone", &self.phone), ("website", &self.website), ("email", &self.email)]
+    }
+
+    /// The same fields, to write.
+    pub fn text_fields_mut(&mut self) -> [(&'static str, &mut Box<str>); 3] {
+        [("phone", &mut self.phone), ("website", &mut self.website), ("email", &mut self.email)]
+    }
+}
+
 /// The two taxonomies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Taxonomy {

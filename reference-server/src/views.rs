@@ -8,6 +8,7 @@ use crate::dates::{details, format_wp, iso_with_offset};
 use crate::model::{Event, Id, Organizer, Post, Status, Taxonomy, Term, Venue};
 use crate::store::Data;
 use crate::text::{jsonld_description, jsonld_name, render_content, render_excerpt, render_title};
+use crate::validate::is_empty;
 
 /// What a rendering needs: the request's addresses and the store.
 pub struct View<'a> {
@@ -344,24 +345,14 @@ impl View<'_> {
         if let Some(image) = self.image(post.image) {
             map.insert("image".into(), image);
         }
-        for (key, value) in [
-            ("address", &venue.address),
-            ("city", &venue.city),
-            ("country", &venue.country),
-            ("province", &venue.province),
-            ("state", &venue.state),
-            ("zip", &venue.zip),
-            ("phone", &venue.phone),
-            ("website", &venue.website),
-            ("stateprovince", &venue.stateprovince),
-        ] {
-            map.insert(key.into(), json!(&**value));
+        for (key, value) in venue.text_fields() {
+            map.insert(key.into(), json!(value));
         }
         if let Some((lat, lng)) = venue.geo {
             map.insert("geo_lat".into(), json!(lat));
             map.insert("geo_lng".into(), json!(lng));
         }
-        map.retain(|_, value| !is_falsy(value));
+        map.retain(|_, value| !is_empty(value));
         if self.single {
             map.insert("json_ld".into(), self.venue_json_ld(venue));
         }
@@ -390,32 +381,20 @@ impl View<'_> {
         if let Some(image) = self.image(post.image) {
             map.insert("image".into(), image);
         }
-        map.insert("phone".into(), json!(&*organizer.phone));
-        map.insert("website".into(), json!(&*organizer.website));
-        map.insert("email".into(), json!(&*organizer.email));
+        for (key, value) in organizer.text_fields() {
+            map.insert(key.into(), json!(value));
+        }
         if self.single {
             map.insert("json_ld".into(), self.organizer_json_ld(organizer));
         }
         map.insert("global_id".into(), json!(self.global_id(post.id)));
         map.insert("global_id_lineage".into(), json!([self.global_id(post.id)]));
-        map.retain(|_, value| !is_falsy(value));
+        map.retain(|_, value| !is_empty(value));
         let mut value = Value::Object(map);
         if protected {
             blank_protected(&mut value);
         }
         value
-    }
-}
-
-/// PHP falsiness, as `array_filter` applies it.
-fn is_falsy(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::Bool(flag) => !flag,
-        Value::Number(number) => number.as_f64() == Some(0.0),
-        Value::String(text) => text.is_empty() || text == "0",
-        Value::Array(items) => items.is_empty(),
-        Value::Object(_) => false,
     }
 }
 

@@ -182,17 +182,7 @@ fn create_from_args(ctx: &Ctx, data: &mut Data, args: &Args, kind: &Kind) -> Api
 }
 
 fn apply_venue_fields(ctx: &Ctx, venue: &mut Venue, args: &Args) {
-    for (key, field) in [
-        ("address", &mut venue.address),
-        ("city", &mut venue.city),
-        ("country", &mut venue.country),
-        ("province", &mut venue.province),
-        ("state", &mut venue.state),
-        ("zip", &mut venue.zip),
-        ("phone", &mut venue.phone),
-        ("stateprovince", &mut venue.stateprovince),
-        ("website", &mut venue.website),
-    ] {
+    for (key, field) in venue.text_fields_mut() {
         if let Some(value) = args.get(key) {
             *field = value_text(value).trim().into();
         }
@@ -231,9 +221,7 @@ fn derive_stateprovince(venue: &Venue) -> String {
 }
 
 fn apply_organizer_fields(organizer: &mut Organizer, args: &Args) {
-    for (key, field) in
-        [("phone", &mut organizer.phone), ("website", &mut organizer.website), ("email", &mut organizer.email)]
-    {
+    for (key, field) in organizer.text_fields_mut() {
         if let Some(value) = args.get(key) {
             *field = value_text(value).trim().into();
         }
@@ -283,19 +271,10 @@ fn duplicate_of(ctx: &Ctx, data: &Data, args: &Args, kind: &Kind) -> Option<Id> 
             .values()
             .find(|venue| {
                 matches_post(&venue.post)
-                    && [
-                        ("address", &venue.address),
-                        ("city", &venue.city),
-                        ("country", &venue.country),
-                        ("province", &venue.province),
-                        ("state", &venue.state),
-                        ("zip", &venue.zip),
-                        ("phone", &venue.phone),
-                        ("stateprovince", &venue.stateprovince),
-                        ("website", &venue.website),
-                    ]
-                    .iter()
-                    .all(|(key, have)| provided(key).is_none_or(|given| same(&given, have)))
+                    && venue
+                        .text_fields()
+                        .iter()
+                        .all(|(key, have)| provided(key).is_none_or(|given| same(&given, have)))
                     && same_flag("show_map", venue.show_map)
                     && same_flag("show_map_link", venue.show_map_link)
                     && same_number("geo_lat", venue.geo.map(|(lat, _)| lat))
@@ -307,7 +286,8 @@ fn duplicate_of(ctx: &Ctx, data: &Data, args: &Args, kind: &Kind) -> Option<Id> 
             .values()
             .find(|organizer| {
                 matches_post(&organizer.post)
-                    && [("phone", &organizer.phone), ("website", &organizer.website), ("email", &organizer.email)]
+                    && organizer
+                        .text_fields()
                         .iter()
                         .all(|(key, have)| provided(key).is_none_or(|given| same(&given, have)))
             })
@@ -372,15 +352,11 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
             .venues
             .values()
             .map(|v| {
-                let text = [&v.address, &v.city, &v.province, &v.state, &v.stateprovince, &v.zip, &v.phone, &v.country]
-                    .iter()
-                    .map(|field| field.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let text = v.text_fields().map(|(_, value)| value).join(" ");
                 (&v.post, text)
             })
             .collect(),
-        _ => data.organizers.values().map(|o| (&o.post, format!("{} {} {}", o.phone, o.email, o.website))).collect(),
+        _ => data.organizers.values().map(|o| (&o.post, o.text_fields().map(|(_, value)| value).join(" "))).collect(),
     };
     items.retain(|(post, extra)| {
         post.lang == ctx.lang

@@ -389,9 +389,9 @@ const ARGS: &[Text] = &[
     ),
     t(
         "A new slug for the item (renames it).",
-        "Un nouveau slug pour l'élément (il le renomme).",
-        "Ein neuer Slug für das Element (benennt es um).",
-        "Un slug nuevo para el elemento (lo renombra).",
+        "Un nouveau slug pour l'élément, qui est alors renommé.",
+        "Ein neuer Slug für den Eintrag (benennt ihn um).",
+        "Un slug nuevo para el elemento (lo cambia de nombre).",
     ),
     t(
         "The ID of the parent event, for a series (reference server).",
