@@ -24,36 +24,9 @@ VENV="${FUZZ_VENV:-.venv}"
 REPORTS=target/fuzz
 CHECKS=not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance,response_headers_conformance
 
-# Python 3.12 or newer where there is one: 3.11.7 has a CPython bug (AST recursion depth
-# tracking) that Hypothesis can trip over as "SystemError: AST constructor recursion depth".
-python="${PYTHON:-}"
-if [ -z "$python" ]; then
-    candidates=(python3.13 python3.12)
-    if command -v pyenv >/dev/null 2>&1; then
-        for version in $(pyenv versions --bare 2>/dev/null | sort -rV); do
-            candidates+=("$(pyenv root)/versions/$version/bin/python3")
-        done
-    fi
-    for candidate in "${candidates[@]}"; do
-        if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
-            python="$candidate"
-            break
-        fi
-    done
-    python="${python:-python3}"
-fi
-if [ -x "$VENV/bin/python" ] && ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 12))' \
-    && "$python" -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then
-    echo "$(basename "$0"): recreating $VENV with $python (3.12 or newer)" >&2
-    rm -rf "$VENV"
-fi
-if [ ! -x "$VENV/bin/python" ]; then
-    "$python" -m venv "$VENV"
-fi
-if [ ! -x "$VENV/bin/schemathesis" ]; then
-    echo "$(basename "$0"): installing schemathesis into $VENV (first run only)" >&2
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=4.32,<5'
-fi
+# shellcheck source=lib/venv.sh
+source scripts/lib/venv.sh
+ensure_tool schemathesis 'schemathesis>=4.32,<5'
 
 echo "fuzz: building the reference server" >&2
 cargo build --quiet -p reference-server

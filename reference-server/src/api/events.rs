@@ -1,5 +1,7 @@
 //! `/events`: list, create, read, update and delete events.
 
+use std::collections::{BTreeSet, HashMap};
+
 use serde_json::{json, Value};
 
 use super::lists::{page_links, Page};
@@ -14,7 +16,7 @@ use crate::interface::{Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy, Term};
 use crate::store::{Data, SlugKind};
 use crate::text::sanitize_title;
-use crate::validate::{as_bool, as_int, is_empty, is_truthy, list_to_array, value_text, Args};
+use crate::validate::{as_bool, as_int, is_truthy, list_to_array, value_text, Args};
 use crate::views::View;
 
 pub fn handle(ctx: &Ctx, request: &ApiRequest, op: Op) -> ApiResult<Reply> {
@@ -406,17 +408,23 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             && statuses.admits(event.post.status, event.post.author)
             && filter.admits(&data, event)
     };
-    match &include {
+    // With `include`, or a filter that names linked items, the candidates come from the link
+    // indexes instead of a walk over every event of the window.
+    let window = include.is_none().then(|| Window::from_args(ctx, &args));
+    let candidates = include.clone().or_else(|| filter.linked_candidates(&data));
+    match candidates {
         Some(ids) => {
             let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).collect();
             events.sort_by_key(|event| (event.start, event.post.id));
             events.dedup_by_key(|event| event.post.id);
-            for event in events.into_iter().filter(|event| admits(event)) {
-                keep(event);
+            for event in events {
+                if window.as_ref().is_none_or(|window| window.contains(event)) && admits(event) {
+                    keep(event);
+                }
             }
         }
         None => {
-            let window = Window::from_args(ctx, &args);
+            let window = window.unwrap_or_default();
             // Local starts are within 14 hours of UTC ones: start the walk that much earlier.
             let earliest = window.start_min.map(|at| at - chrono::Duration::hours(15));
             let from = (earliest.unwrap_or(chrono::NaiveDateTime::MIN), 0);
@@ -531,6 +539,28 @@ impl EventFilter {
         }
     }
 
+    /// The events linked to the items a filter names, from the smallest link index that
+    /// applies; `None` when no such filter is given.
+    fn linked_candidates(&self, data: &Data) -> Option<Vec<Id>> {
+        let union = |index: &HashMap<Id, BTreeSet<Id>>, keys: &[Id]| -> Vec<Id> {
+            let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flatten().copied().collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        };
+        let parent: Option<Vec<Id>> = self.parent.map(|parent| vec![parent]);
+        [
+            (&data.term_events, &self.categories),
+            (&data.term_events, &self.tags),
+            (&data.venue_events, &self.venues),
+            (&data.organizer_events, &self.organizers),
+            (&data.parent_events, &parent),
+        ]
+        .into_iter()
+        .filter_map(|(index, keys)| keys.as_ref().map(|keys| union(index, keys)))
+        .min_by_key(Vec::len)
+    }
+
     fn admits(&self, data: &Data, event: &Event) -> bool {
         let any = |wanted: &Option<Vec<Id>>, have: &[Id]| {
             wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.contains(id)))
@@ -564,9 +594,4 @@ fn distance_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     let dlng = (lng2 - lng1).to_radians();
     let a = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlng / 2.0).sin().powi(2);
     6371.0 * 2.0 * a.sqrt().min(1.0).asin()
-}
-
-#[allow(dead_code)]
-fn unused(_: &Value) -> bool {
-    is_empty(&Value::Null)
 }
