@@ -50,6 +50,31 @@ impl From<Taxonomy> for SlugKind {
     }
 }
 
+/// What a list needs to know of an event to decide whether it is in, kept in the start-order
+/// index itself so that walking a window touches no event record.
+#[derive(Clone, Copy, Debug)]
+pub struct Listing {
+    pub start_utc: NaiveDateTime,
+    pub end_utc: NaiveDateTime,
+    pub author: Id,
+    pub lang: Lang,
+    pub status: Status,
+    pub hidden: bool,
+}
+
+impl Listing {
+    fn of(event: &Event) -> Listing {
+        Listing {
+            start_utc: event.start_utc,
+            end_utc: event.end_utc,
+            author: event.post.author,
+            lang: event.post.lang,
+            status: event.post.status,
+            hidden: event.hide_from_listings,
+        }
+    }
+}
+
 /// Everything the server knows.
 #[derive(Default)]
 pub struct Data {
@@ -59,7 +84,7 @@ pub struct Data {
     pub events: HashMap<Id, Event>,
     /// Every event by (local start, ID): the order of the events list. The plugin sorts by
     /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
-    pub events_by_start: BTreeSet<(NaiveDateTime, Id)>,
+    pub events_by_start: BTreeMap<(NaiveDateTime, Id), Listing>,
     pub venues: BTreeMap<Id, Venue>,
     pub organizers: BTreeMap<Id, Organizer>,
     pub terms: BTreeMap<Id, Term>,
@@ -156,7 +181,7 @@ impl Data {
         self.kinds.insert(id, PostKind::Event);
         let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
         self.set_slug(SlugKind::Event, event.post.lang, &old_slug, &event.post.slug, id);
-        self.events_by_start.insert((event.start, id));
+        self.events_by_start.insert((event.start, id), Listing::of(&event));
         if let Some(venue) = event.venue {
             self.venue_events.entry(venue).or_default().insert(id);
         }

@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy, Term};
-use crate::store::{Data, SlugKind};
+use crate::store::{Data, Listing, SlugKind};
 use crate::text::sanitize_title;
 use crate::validate::{as_bool, as_int, is_truthy, list_to_array, value_text, Args};
 use crate::views::View;
@@ -336,12 +336,16 @@ impl Window {
     }
 
     fn contains(&self, event: &Event) -> bool {
-        self.start_min.is_none_or(|at| event.start_utc >= at)
-            && self.end_max.is_none_or(|at| event.end_utc <= at)
-            && self.starts_after.is_none_or(|at| event.start_utc > at)
-            && self.starts_before.is_none_or(|at| event.start_utc < at)
-            && self.ends_after.is_none_or(|at| event.end_utc > at)
-            && self.ends_before.is_none_or(|at| event.end_utc <= at)
+        self.contains_times(event.start_utc, event.end_utc)
+    }
+
+    fn contains_times(&self, start: chrono::NaiveDateTime, end: chrono::NaiveDateTime) -> bool {
+        self.start_min.is_none_or(|at| start >= at)
+            && self.end_max.is_none_or(|at| end <= at)
+            && self.starts_after.is_none_or(|at| start > at)
+            && self.starts_before.is_none_or(|at| start < at)
+            && self.ends_after.is_none_or(|at| end > at)
+            && self.ends_before.is_none_or(|at| end <= at)
     }
 }
 
@@ -396,10 +400,10 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 
     let mut matched: Vec<&Event> = Vec::new();
     let mut total = 0usize;
-    let mut keep = |event: &Event| {
+    let mut keep = |id: Id| {
         total += 1;
         if total > page.offset() && matched.len() < page.per_page {
-            matched.push(event_ref(&data, event.post.id));
+            matched.push(&data.events[&id]);
         }
     };
     let admits = |event: &Event| {
@@ -419,7 +423,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             events.dedup_by_key(|event| event.post.id);
             for event in events {
                 if window.as_ref().is_none_or(|window| window.contains(event)) && admits(event) {
-                    keep(event);
+                    keep(event.post.id);
                 }
             }
         }
@@ -428,10 +432,17 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             // Local starts are within 14 hours of UTC ones: start the walk that much earlier.
             let earliest = window.start_min.map(|at| at - chrono::Duration::hours(15));
             let from = (earliest.unwrap_or(chrono::NaiveDateTime::MIN), 0);
-            for (_, id) in data.events_by_start.range(from..) {
-                let event = &data.events[id];
-                if window.contains(event) && admits(event) {
-                    keep(event);
+            let listed = |listing: &Listing| {
+                listing.lang == ctx.lang
+                    && !listing.hidden
+                    && statuses.admits(listing.status, listing.author)
+                    && window.contains_times(listing.start_utc, listing.end_utc)
+            };
+            // Without event-level filters the index alone decides: no record is read.
+            let trivial = filter.is_trivial();
+            for ((_, id), listing) in data.events_by_start.range(from..) {
+                if listed(listing) && (trivial || filter.admits(&data, &data.events[id])) {
+                    keep(*id);
                 }
             }
         }
@@ -464,10 +475,6 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     Ok(Reply::ok(Value::Object(body))
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
-}
-
-fn event_ref(data: &Data, id: Id) -> &Event {
-    &data.events[&id]
 }
 
 /// The list filters other than dates and status.
@@ -561,30 +568,54 @@ impl EventFilter {
         .min_by_key(Vec::len)
     }
 
+    /// True when no filter looks at the event record itself.
+    fn is_trivial(&self) -> bool {
+        self.search.is_empty()
+            && self.categories.is_none()
+            && self.tags.is_none()
+            && self.venues.is_none()
+            && self.organizers.is_none()
+            && self.featured.is_none()
+            && self.parent.is_none()
+            && self.geoloc.is_none()
+            && self.near.is_none()
+            && self.ticketed.is_none()
+    }
+
     fn admits(&self, data: &Data, event: &Event) -> bool {
         let any = |wanted: &Option<Vec<Id>>, have: &[Id]| {
             wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.contains(id)))
         };
-        if !self.search.is_empty() {
-            let haystack = format!("{} {} {}", event.post.title, event.post.excerpt, event.post.content).to_lowercase();
-            if !self.search.iter().all(|word| haystack.contains(word.as_str())) {
-                return false;
-            }
+        let post = &event.post;
+        let found = |word: &String| {
+            [&post.title, &post.excerpt, &post.content].iter().any(|text| contains_ignoring_case(text, word))
+        };
+        if !self.search.iter().all(found) {
+            return false;
         }
-        let venue: Vec<Id> = event.venue.into_iter().collect();
-        let venue_geo = event.venue.and_then(|id| data.venues.get(&id)).and_then(|venue| venue.geo);
+        let venue = event.venue.as_slice();
+        let venue_geo = || event.venue.and_then(|id| data.venues.get(&id)).and_then(|venue| venue.geo);
         any(&self.categories, &event.categories)
             && any(&self.tags, &event.tags)
-            && any(&self.venues, &venue)
+            && any(&self.venues, venue)
             && any(&self.organizers, &event.organizers)
             && self.featured.is_none_or(|featured| event.featured == featured)
             && self.parent.is_none_or(|parent| event.parent == Some(parent))
-            && self.geoloc.is_none_or(|wanted| venue_geo.is_some() == wanted)
+            && self.geoloc.is_none_or(|wanted| venue_geo().is_some() == wanted)
             && self.near.is_none_or(|(lat, lng)| {
-                venue_geo.is_some_and(|(vlat, vlng)| distance_km(lat, lng, vlat, vlng) <= GEOFENCE_KM)
+                venue_geo().is_some_and(|(vlat, vlng)| distance_km(lat, lng, vlat, vlng) <= GEOFENCE_KM)
             })
             && self.ticketed.is_none_or(|ticketed| event.ticketed == ticketed)
     }
+}
+
+/// Whether `text` contains `word` (already lowercase), without allocating for ASCII text.
+pub fn contains_ignoring_case(text: &str, word: &str) -> bool {
+    if text.is_ascii() && word.is_ascii() {
+        let (text, word) = (text.as_bytes(), word.as_bytes());
+        return word.is_empty() || text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word));
+    }
+    text.to_lowercase().contains(word)
 }
 
 /// Great-circle distance.
