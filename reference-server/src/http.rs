@@ -280,6 +280,21 @@ pub struct Finish<'a> {
     pub envelope: bool,
 }
 
+/// `x-tec-total` → `X-TEC-Total`: each dash-separated word capitalised, known acronyms upper.
+fn header_spelling(name: &str) -> String {
+    name.split('-')
+        .map(|word| match word {
+            "tec" | "wp" => word.to_ascii_uppercase(),
+            "totalpages" => "TotalPages".to_string(),
+            _ => {
+                let mut chars = word.chars();
+                chars.next().map_or(String::new(), |first| first.to_ascii_uppercase().to_string() + chars.as_str())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 /// Renders a reply with the standard headers of the CMS's REST layer.
 pub fn finish(reply: Reply, how: &Finish) -> Response<Body> {
     let mut status = reply.status;
@@ -288,8 +303,14 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Body> {
         _ => reply.body,
     };
     if how.envelope {
-        let headers: Map<String, Value> =
-            reply.headers.iter().map(|(name, value)| (name.to_string(), json!(value))).collect();
+        // The CMS lists the headers it set itself, under their usual spelling.
+        let mut headers = Map::new();
+        for (name, value) in &reply.headers {
+            headers.insert(header_spelling(name), json!(value));
+        }
+        if let Some(allow) = &how.allow {
+            headers.insert("Allow".into(), json!(allow));
+        }
         body = json!({"body": body, "status": status, "headers": headers});
         status = 200;
     }
@@ -352,6 +373,13 @@ mod tests {
         assert_eq!(params["a"], json!(["1", "2"]));
         assert_eq!(params["b"], json!({"x": "y"}));
         assert_eq!(params["c"], json!("2"));
+    }
+
+    #[test]
+    fn spells_headers_as_the_cms_does() {
+        assert_eq!(header_spelling("x-tec-total"), "X-TEC-Total");
+        assert_eq!(header_spelling("x-tec-totalpages"), "X-TEC-TotalPages");
+        assert_eq!(header_spelling("location"), "Location");
     }
 
     #[test]
