@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
 use parking_lot::RwLock;
 
 use crate::model::{Event, Id, Image, ImageMeta, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
@@ -75,6 +75,12 @@ impl Listing {
     }
 }
 
+/// Events that last at most this long are counted per day (see `Data::day_counts`).
+pub const SHORT_EVENT: chrono::Duration = chrono::Duration::days(2);
+
+/// How many post statuses there are (the width of a day count).
+pub const STATUS_COUNT: usize = Status::ALL.len();
+
 /// Everything the server knows.
 #[derive(Default)]
 pub struct Data {
@@ -94,6 +100,12 @@ pub struct Data {
     pub organizer_events: HashMap<Id, BTreeSet<Id>>,
     pub term_events: HashMap<Id, BTreeSet<Id>>,
     pub parent_events: HashMap<Id, BTreeSet<Id>>,
+    /// Listed (not hidden) events of at most `SHORT_EVENT`, counted per language, local start
+    /// day and status: a list's total over whole days is a sum of these, however many events
+    /// the store holds.
+    pub day_counts: BTreeMap<(Lang, NaiveDate), [u32; STATUS_COUNT]>,
+    /// Listed events longer than `SHORT_EVENT`, by local start: checked one by one.
+    pub long_events: BTreeSet<(NaiveDateTime, Id)>,
 }
 
 impl Data {
@@ -182,6 +194,7 @@ impl Data {
         let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
         self.set_slug(SlugKind::Event, event.post.lang, &old_slug, &event.post.slug, id);
         self.events_by_start.insert((event.start, id), Listing::of(&event));
+        self.count_listing(&event, true);
         if let Some(venue) = event.venue {
             self.venue_events.entry(venue).or_default().insert(id);
         }
@@ -205,6 +218,7 @@ impl Data {
     fn unlink_event(&mut self, event: &Event) {
         let id = event.post.id;
         self.events_by_start.remove(&(event.start, id));
+        self.count_listing(event, false);
         if let Some(venue) = event.venue {
             remove_link(&mut self.venue_events, venue, id);
         }
@@ -216,6 +230,29 @@ impl Data {
         }
         if let Some(parent) = event.parent {
             remove_link(&mut self.parent_events, parent, id);
+        }
+    }
+
+    /// Adds an event to (or takes it from) the per-day counts or the long-event index.
+    fn count_listing(&mut self, event: &Event, add: bool) {
+        if event.hide_from_listings {
+            return;
+        }
+        let id = event.post.id;
+        if event.end_utc - event.start_utc > SHORT_EVENT {
+            if add {
+                self.long_events.insert((event.start, id));
+            } else {
+                self.long_events.remove(&(event.start, id));
+            }
+            return;
+        }
+        let key = (event.post.lang, event.start.date());
+        let counts = self.day_counts.entry(key).or_insert([0; STATUS_COUNT]);
+        let slot = &mut counts[event.post.status.index()];
+        *slot = if add { slot.saturating_add(1) } else { slot.saturating_sub(1) };
+        if counts.iter().all(|count| *count == 0) {
+            self.day_counts.remove(&key);
         }
     }
 

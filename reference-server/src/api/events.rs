@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy, Term};
-use crate::store::{Data, Listing, SlugKind};
+use crate::store::{Data, Listing, SlugKind, SHORT_EVENT};
 use crate::text::sanitize_title;
 use crate::validate::{as_bool, as_int, is_truthy, list_to_array, value_text, Args};
 use crate::views::View;
@@ -356,6 +356,55 @@ fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
         .unwrap_or(at)
 }
 
+/// The number of listed events in a plain date window, without walking it: whole local days
+/// well inside the window are summed from the per-day counts; the days near its edges and the
+/// long events are checked one by one. `None` when the window is not a plain one.
+fn counted_total(
+    data: &Data,
+    lang: crate::model::Lang,
+    allowed: &[Status],
+    window: &Window,
+    listed: &dyn Fn(&Listing) -> bool,
+) -> Option<usize> {
+    let plain = window.starts_after.is_none()
+        && window.starts_before.is_none()
+        && window.ends_after.is_none()
+        && window.ends_before.is_none();
+    let (Some(from), Some(until)) = (window.start_min, window.end_max) else { return None };
+    if !plain {
+        return None;
+    }
+    // A local start is within 14 hours of the UTC one, and a counted event lasts at most
+    // SHORT_EVENT: events starting on these days are inside the window for sure.
+    let slack = chrono::Duration::hours(15);
+    let first_day = (from + slack).date().succ_opt()?;
+    let last_day = (until - slack - SHORT_EVENT).date().pred_opt()?;
+    if first_day > last_day {
+        return None;
+    }
+    let middle: usize = data
+        .day_counts
+        .range((lang, first_day)..=(lang, last_day))
+        .map(|(_, counts)| allowed.iter().map(|status| counts[status.index()] as usize).sum::<usize>())
+        .sum();
+    let inner_start = first_day.and_hms_opt(0, 0, 0)?;
+    let inner_end = last_day.succ_opt()?.and_hms_opt(0, 0, 0)?;
+    let edges = data
+        .events_by_start
+        .range((from - slack, 0)..(inner_start, 0))
+        .chain(data.events_by_start.range((inner_end, 0)..=(until + slack, Id::MAX)))
+        .filter(|(_, listing)| listed(listing))
+        .count();
+    // Long events starting on the inner days were left out of the day counts.
+    let long = data
+        .long_events
+        .range((inner_start, 0)..(inner_end, 0))
+        .filter_map(|key| data.events_by_start.get(key))
+        .filter(|listing| listed(listing))
+        .count();
+    Some(middle + edges + long)
+}
+
 /// Which statuses the user sees in lists, and whether unpublished ones must be their own.
 pub struct StatusFilter {
     pub allowed: Vec<Status>,
@@ -383,6 +432,11 @@ impl StatusFilter {
         }
     }
 
+    /// True when what the user sees does not depend on who wrote it.
+    pub fn author_blind(&self) -> bool {
+        !self.own_unpublished_only || self.allowed.iter().all(|status| *status == Status::Publish)
+    }
+
     pub fn admits(&self, status: Status, author: Id) -> bool {
         self.allowed.contains(&status)
             && (status == Status::Publish || !self.own_unpublished_only || author == self.user)
@@ -400,11 +454,13 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 
     let mut matched: Vec<&Event> = Vec::new();
     let mut total = 0usize;
+    // Counts a matching event and keeps it if it is on the page; true once the page is full.
     let mut keep = |id: Id| {
         total += 1;
         if total > page.offset() && matched.len() < page.per_page {
             matched.push(&data.events[&id]);
         }
+        matched.len() == page.per_page
     };
     let admits = |event: &Event| {
         event.post.lang == ctx.lang
@@ -438,12 +494,25 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
                     && statuses.admits(listing.status, listing.author)
                     && window.contains_times(listing.start_utc, listing.end_utc)
             };
-            // Without event-level filters the index alone decides: no record is read.
+            // Without event-level filters the index alone decides: no record is read, and
+            // the total comes from the per-day counts when the window allows it.
             let trivial = filter.is_trivial();
+            let counted = if trivial && statuses.author_blind() {
+                counted_total(&data, ctx.lang, &statuses.allowed, &window, &listed)
+            } else {
+                None
+            };
             for ((_, id), listing) in data.events_by_start.range(from..) {
-                if listed(listing) && (trivial || filter.admits(&data, &data.events[id])) {
-                    keep(*id);
+                if listed(listing)
+                    && (trivial || filter.admits(&data, &data.events[id]))
+                    && keep(*id)
+                    && counted.is_some()
+                {
+                    break;
                 }
+            }
+            if let Some(counted) = counted {
+                total = counted;
             }
         }
     }
