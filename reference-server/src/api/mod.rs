@@ -82,10 +82,13 @@ pub fn slug_kind(resource: Resource) -> SlugKind {
 }
 
 /// WordPress looks slugs up in their stored form: non-ASCII bytes percent-encoded, lowercase.
+/// A literal `%` in the decoded path is itself encoded, so `%25e2` does not find `%e2`.
 pub fn slug_key(slug: &str) -> String {
     let mut key = String::with_capacity(slug.len());
     for c in slug.chars() {
-        if c.is_ascii() {
+        if c == '%' {
+            key.push_str("%25");
+        } else if c.is_ascii() {
             key.push(c.to_ascii_lowercase());
         } else {
             let mut buffer = [0u8; 4];
