@@ -64,9 +64,7 @@ pub enum Rule {
     /// Existing terms of the route's own taxonomy, by ID or slug.
     TermList,
     TimezoneOrEmpty,
-    Image,
     ImageOrEmpty,
-    Url,
     UrlOrEmpty,
     /// An event's `venue`: empty, IDs, `{id}` or inline venue data.
     VenueEntry,
@@ -74,7 +72,6 @@ pub enum Rule {
     OrganizerEntry,
     /// The `ticketed` filter: truthy needs the ticketing feature.
     Ticketed,
-    Boolean,
 }
 
 /// A default value as the interface states it.

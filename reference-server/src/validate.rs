@@ -262,7 +262,7 @@ fn coerce(spec: &Arg, value: &Value) -> Result<Value, InvalidParam> {
 fn check_rule(ctx: &Ctx, data: &Data, resource: Resource, spec: &Arg, value: &Value) -> Result<(), InvalidParam> {
     let plain = || InvalidParam::plain(spec.name);
     let ok = match spec.rule {
-        Rule::None | Rule::Boolean => true,
+        Rule::None => true,
         Rule::PositiveInt => is_positive_int(value),
         Rule::PositiveIntList => {
             let items = list_to_array(value);
@@ -284,9 +284,7 @@ fn check_rule(ctx: &Ctx, data: &Data, resource: Resource, spec: &Arg, value: &Va
             _ => term_list(ctx, data, value, Taxonomy::Category),
         },
         Rule::TimezoneOrEmpty => is_empty(value) || value.as_str().and_then(Zone::parse).is_some(),
-        Rule::Image => is_image(data, value),
         Rule::ImageOrEmpty => is_empty(value) || is_image(data, value),
-        Rule::Url => value.as_str().is_some_and(is_valid_url),
         Rule::UrlOrEmpty => is_empty(value) || value.as_str().is_some_and(is_valid_url),
         Rule::VenueEntry => linked_entries(ctx, data, value, PostKind::Venue),
         Rule::OrganizerEntry => linked_entries(ctx, data, value, PostKind::Organizer),
