@@ -111,9 +111,8 @@ fn author_of(ctx: &Ctx, args: &Args) -> ApiResult<Id> {
 fn apply_dates_and_status(ctx: &Ctx, post: &mut Post, args: &Args, requested: Option<Status>, creating: bool) {
     let zone = &ctx.app.site_zone;
     let date = args.str("date").and_then(|text| parse_datetime(text, zone, ctx.now));
-    let date_utc = args.str("date_utc").and_then(|text| {
-        parse_datetime(text, &crate::dates::Zone::parse("UTC").unwrap_or_else(|| zone.clone()), ctx.now)
-    });
+    let utc = crate::dates::Zone::Named(chrono_tz::UTC);
+    let date_utc = args.str("date_utc").and_then(|text| parse_datetime(text, &utc, ctx.now));
     if let Some(date) = date {
         post.date = date;
         post.date_utc = Some(date_utc.unwrap_or_else(|| zone.local_to_utc(date)));
