@@ -9,6 +9,7 @@
 //! - Parameter and field descriptions are worded in the request's language (`i18n`); the rest
 //!   of the document is the same in every language.
 
+pub mod check;
 mod i18n;
 mod schemas;
 

@@ -42,4 +42,6 @@ mod validate;
 mod views;
 
 pub use config::{Config, Features, Role, UserSpec};
+/// Checks answers against the `/doc` document (for tests of this server and of the suite).
+pub use doc::check as openapi_check;
 pub use server::{serve, RunningServer};

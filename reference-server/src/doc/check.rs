@@ -1,0 +1,176 @@
+//! Checks a JSON value against a schema of the `/doc` document: the subset of OpenAPI 3.0
+//! schemas the document uses (`$ref`, `type`, `nullable`, `properties`, `required`,
+//! `additionalProperties`, `items`, `enum`, `oneOf`/`anyOf`/`allOf`, bounds). The server's tests
+//! and the conformance runner's use it to check that answers conform to the document.
+
+use serde_json::Value;
+
+/// Checks `value` against an OpenAPI 3.0 schema of `doc`; returns every violation found.
+pub fn violations(doc: &Value, schema: &Value, value: &Value) -> Vec<String> {
+    let mut errors = Vec::new();
+    check(doc, schema, value, "$", &mut errors, 0);
+    errors
+}
+
+fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
+    doc.pointer(reference.strip_prefix('#')?)
+}
+
+fn type_matches(name: &str, value: &Value) -> bool {
+    match name {
+        "string" => value.is_string(),
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        _ => false,
+    }
+}
+
+fn check(doc: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<String>, depth: usize) {
+    if depth >= 64 {
+        errors.push(format!("{at}: the schema nests too deep"));
+        return;
+    }
+    let Some(schema) = schema.as_object() else { return };
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        // In OpenAPI 3.0 the siblings of `$ref` are ignored.
+        match resolve(doc, reference) {
+            Some(target) => check(doc, target, value, at, errors, depth + 1),
+            None => errors.push(format!("{at}: the document has no {reference}")),
+        }
+        return;
+    }
+    if value.is_null() {
+        if schema.get("nullable") == Some(&Value::Bool(true)) || schema.is_empty() {
+            return;
+        }
+        if schema.contains_key("type") || schema.contains_key("enum") {
+            errors.push(format!("{at}: null is not allowed"));
+            return;
+        }
+    }
+    let mut sub = |subschema: &Value| {
+        let mut found = Vec::new();
+        check(doc, subschema, value, at, &mut found, depth + 1);
+        found
+    };
+    if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
+        for subschema in all {
+            errors.extend(sub(subschema));
+        }
+    }
+    if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
+        let results: Vec<Vec<String>> = any.iter().map(&mut sub).collect();
+        if results.iter().all(|found| !found.is_empty()) {
+            errors.push(format!("{at}: matches none of anyOf: {results:?}"));
+        }
+    }
+    if let Some(one) = schema.get("oneOf").and_then(Value::as_array) {
+        let results: Vec<Vec<String>> = one.iter().map(&mut sub).collect();
+        let matching = results.iter().filter(|found| found.is_empty()).count();
+        if matching != 1 {
+            errors.push(format!("{at}: matches {matching} of oneOf (exactly one wanted): {results:?}"));
+        }
+    }
+    if let Some(not) = schema.get("not") {
+        if sub(not).is_empty() {
+            errors.push(format!("{at}: matches a `not` schema"));
+        }
+    }
+    if let Some(name) = schema.get("type").and_then(Value::as_str) {
+        if !type_matches(name, value) {
+            errors.push(format!("{at}: {value} is not of type {name}"));
+            return;
+        }
+    }
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
+        if !allowed.contains(value) {
+            errors.push(format!("{at}: {value} is not one of {allowed:?}"));
+        }
+    }
+    match value {
+        Value::String(text) => {
+            if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
+                if (text.chars().count() as u64) < min {
+                    errors.push(format!("{at}: shorter than {min}"));
+                }
+            }
+            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+                match regex::Regex::new(pattern) {
+                    Ok(regex) if !regex.is_match(text) => {
+                        errors.push(format!("{at}: {text:?} does not match {pattern}"))
+                    }
+                    Ok(_) => {}
+                    Err(_) => errors.push(format!("{at}: the document's pattern {pattern:?} is not a valid regex")),
+                }
+            }
+        }
+        Value::Number(number) => {
+            if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_f64), number.as_f64()) {
+                if n < min {
+                    errors.push(format!("{at}: {n} is below {min}"));
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
+                if items.len() as u64 > max {
+                    errors.push(format!("{at}: more than {max} items"));
+                }
+            }
+            if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
+                if (items.len() as u64) < min {
+                    errors.push(format!("{at}: fewer than {min} items"));
+                }
+            }
+            if let Some(item_schema) = schema.get("items") {
+                for (index, item) in items.iter().enumerate() {
+                    check(doc, item_schema, item, &format!("{at}[{index}]"), errors, depth + 1);
+                }
+            }
+        }
+        Value::Object(map) => {
+            if let Some(min) = schema.get("minProperties").and_then(Value::as_u64) {
+                if (map.len() as u64) < min {
+                    errors.push(format!("{at}: fewer than {min} properties"));
+                }
+            }
+            let properties = schema.get("properties").and_then(Value::as_object);
+            for name in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+                let name = name.as_str().unwrap_or_default();
+                if !map.contains_key(name) {
+                    errors.push(format!("{at}: missing required {name:?}"));
+                }
+            }
+            for (key, item) in map {
+                let path = format!("{at}.{key}");
+                match properties.and_then(|properties| properties.get(key)) {
+                    Some(property) => check(doc, property, item, &path, errors, depth + 1),
+                    None => match schema.get("additionalProperties") {
+                        Some(Value::Bool(false)) => errors.push(format!("{path}: not allowed (additionalProperties)")),
+                        Some(extra @ Value::Object(_)) => check(doc, extra, item, &path, errors, depth + 1),
+                        _ => {}
+                    },
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The response schema the document gives for a path template, method and status.
+pub fn response_schema<'a>(doc: &'a Value, template: &str, method: &str, status: u16) -> Result<&'a Value, String> {
+    let operation = doc["paths"]
+        .get(template)
+        .and_then(|item| item.get(method.to_ascii_lowercase()))
+        .ok_or_else(|| format!("{method} {template} is not in the document"))?;
+    let response = operation["responses"]
+        .get(status.to_string())
+        .ok_or_else(|| format!("{method} {template}: status {status} is not documented"))?;
+    response["content"]["application/json"]["schema"]
+        .as_object()
+        .map(|_| &response["content"]["application/json"]["schema"])
+        .ok_or_else(|| format!("{method} {template} {status}: no JSON schema"))
+}
