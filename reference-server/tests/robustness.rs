@@ -3,6 +3,8 @@
 
 mod common;
 
+use reference_server::interface::{self, Arg};
+
 use common::*;
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -106,65 +108,18 @@ async fn wrong_types_for_every_field() {
         json!({"id": "x", "venue": [], "organizer": {}}),
         json!([[["deep"]]]),
     ];
-    let event_fields = [
-        "title",
-        "start_date",
-        "end_date",
-        "author",
-        "date",
-        "date_utc",
-        "description",
-        "slug",
-        "excerpt",
-        "status",
-        "timezone",
-        "all_day",
-        "image",
-        "cost",
-        "website",
-        "show_map",
-        "show_map_link",
-        "hide_from_listings",
-        "sticky",
-        "featured",
-        "categories",
-        "tags",
-        "venue",
-        "organizer",
-        "password",
-        "post_parent",
-        "ticketed",
-        "multilingual_language",
-    ];
-    let venue_fields = [
-        "venue",
-        "author",
-        "date",
-        "description",
-        "status",
-        "show_map",
-        "show_map_link",
-        "address",
-        "city",
-        "country",
-        "province",
-        "state",
-        "zip",
-        "phone",
-        "stateprovince",
-        "website",
-        "image",
-        "geo_lat",
-        "geo_lng",
-    ];
-    let organizer_fields =
-        ["organizer", "author", "date", "description", "status", "phone", "website", "email", "image"];
-    let term_fields = ["name", "description", "slug", "parent"];
+    // The write fields come from the interface table, so a new field is tried too.
+    let names = |fields: &[Arg]| fields.iter().map(|field| field.name).collect::<Vec<&str>>();
+    let mut event_fields = names(interface::EVENT_FIELDS);
+    event_fields.push("multilingual_language");
+    let venue_fields = names(interface::VENUE_FIELDS);
+    let organizer_fields = names(interface::ORGANIZER_FIELDS);
+    let term_fields = names(&interface::term_fields(interface::Resource::Categories));
     let targets: Vec<(String, String, &[&str])> = vec![
-        ("/events".into(), format!("/events/{}", id(&event)), &event_fields),
-        ("/venues".into(), format!("/venues/{}", id(&venue)), &venue_fields),
-        ("/organizers".into(), "/organizers".into(), &organizer_fields),
-        ("/categories".into(), format!("/categories/{}", id(&category)), &term_fields),
+        ("/events".into(), format!("/events/{}", id(&event)), &event_fields[..]),
+        ("/venues".into(), format!("/venues/{}", id(&venue)), &venue_fields[..]),
+        ("/organizers".into(), "/organizers".into(), &organizer_fields[..]),
+        ("/categories".into(), format!("/categories/{}", id(&category)), &term_fields[..]),
     ];
     for (create, update, fields) in &targets {
         for field in fields.iter() {
