@@ -15,6 +15,7 @@ use libtest_mimic::{Completion, Failed, Trial};
 use reqwest::Client;
 
 use crate::cli::Cli;
+use crate::features::Place;
 use crate::ids::Ids;
 use crate::model::{Case, Loaded};
 use crate::outcome::{CaseReport, Outcome, StepRecord};
@@ -58,7 +59,7 @@ pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
     if args.get(1).is_some_and(|a| a == "coverage") {
         return run_coverage(&args[2..], default_cases);
     }
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match crate::cli::parse(&args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -92,7 +93,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
         Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
         None => (BTreeSet::new(), String::new()),
     };
-    let without: Vec<String> = cli.without.iter().map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect();
+    let without = crate::features::without(&cli.without)?;
     let mode = match &cli.base_url {
         Some(url) => {
             let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
@@ -312,25 +313,13 @@ fn record(shared: &Shared, report: CaseReport) {
 
 /// Why a case cannot run here, if it cannot.
 fn missing_feature(shared: &Shared, case: &Case) -> Option<String> {
-    for feature in &case.requires {
-        // `!name`: the case needs a server WITHOUT the feature. The embedded server is started
-        // without it; an outside server counts as lacking it only when --without names it.
-        if let Some(absent) = feature.strip_prefix('!') {
-            if matches!(shared.mode, Mode::Outside { .. }) && !shared.without.iter().any(|name| name == absent) {
-                return Some(format!("requires a server without {absent}: run with --without {absent}"));
-            }
-            continue;
+    let place = match &shared.mode {
+        Mode::Embedded { .. } => Place::Embedded { without: &shared.without },
+        Mode::Outside { reset_command, .. } => {
+            Place::Outside { without: &shared.without, reset_command: reset_command.is_some() }
         }
-        if shared.without.contains(feature) {
-            return Some(format!("requires {feature}, which --without names"));
-        }
-        if feature == "fresh-store" {
-            if let Mode::Outside { reset_command: None, .. } = shared.mode {
-                return Some("requires fresh-store: give --reset-command to run it against an outside server".into());
-            }
-        }
-    }
-    None
+    };
+    crate::features::unavailable(&case.requires, place)
 }
 
 fn skipped_report(case: &Case, reason: &str) -> CaseReport {

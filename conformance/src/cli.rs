@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::model::Level;
 
@@ -13,11 +13,7 @@ use crate::model::Level;
 /// `conformance schema` prints the JSON Schema of case files; `conformance coverage` prints
 /// which parts of the interface the cases cover (`conformance coverage --help`).
 #[derive(Parser, Debug)]
-#[command(
-    name = "conformance",
-    version,
-    after_help = "Exit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, 2 when case files could not be loaded or the options are wrong."
-)]
+#[command(name = "conformance", version)]
 pub struct Cli {
     /// `{base_url}` of the implementation under test, e.g. http://localhost:8080/wp-json.
     #[arg(long, value_name = "URL")]
@@ -35,8 +31,8 @@ pub struct Cli {
     #[arg(long, default_value = "multilingual_language")]
     pub language_param: String,
 
-    /// Features the implementation lacks (comma-separated, e.g. geoloc,tickets): cases that
-    /// require them are skipped.
+    /// Features the implementation lacks (comma-separated, e.g. geoloc,tickets; the list is
+    /// below): cases that require them are skipped.
     #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
     pub without: Vec<String>,
 
@@ -71,6 +67,21 @@ pub struct Cli {
 
     #[command(flatten)]
     pub libtest: libtest_mimic::Arguments,
+}
+
+/// What `--help` prints after the options.
+fn after_help() -> String {
+    format!(
+        "{}\nExit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, \
+         2 when case files could not be loaded, the options are wrong or nothing was selected.",
+        crate::features::help()
+    )
+}
+
+/// Parses the runner's command line (`args[0]` is the program name).
+pub fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+    let matches = Cli::command().after_help(after_help()).try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
 }
 
 fn parse_auth(text: &str) -> Result<(String, String, String), String> {

@@ -12,6 +12,8 @@
 //! - [`outcome`]: what running a case produced (plain data for the reports).
 //! - [`runner`]: runs one case against one endpoint: requests, matching, captures, cleanup.
 //! - [`report`]: one module per format: terminal messages, the summary, JUnit XML, JSON.
+//! - [`features`]: the table of optional features (`requires`, `--without`) and whether a case
+//!   can run where it is about to.
 //! - [`expectations`]: lists of test names known to fail.
 //! - [`ids`]: `run_id` and the per-case `case_id`.
 //! - [`schema`]: the JSON Schema of case files, for editors.
@@ -27,6 +29,7 @@ pub mod app;
 pub mod cli;
 pub mod coverage;
 pub mod expectations;
+pub mod features;
 pub mod ids;
 pub mod loader;
 pub mod matcher;

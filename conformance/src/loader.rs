@@ -201,6 +201,18 @@ fn merge(base: &[String], extra: Vec<String>) -> Vec<String> {
     out
 }
 
+/// The `requires` entries with the features' own names; an unknown feature is an issue.
+fn requirements(items: &[Text], issues: &mut Vec<Issue>) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        match crate::features::requirement(&item.text) {
+            Ok(feature) => out.push(feature),
+            Err(message) => issues.push(Issue { id: item.id, message }),
+        }
+    }
+    out
+}
+
 fn level(text: &Text, issues: &mut Vec<Issue>) -> Option<Level> {
     let level = Level::parse(&text.text);
     if level.is_none() {
@@ -213,7 +225,7 @@ fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>) -> 
     let file_level = raw.level.as_ref().and_then(|l| level(l, issues));
     let file_tags = texts(&raw.tags);
     let file_spec = texts(&raw.spec);
-    let file_requires = texts(&raw.requires);
+    let file_requires = requirements(&raw.requires, issues);
     let file_vars: Vec<(Text, Node)> = raw.vars.map(|m| m.entries).unwrap_or_default();
     let mut names = HashSet::new();
     let mut cases = Vec::new();
@@ -273,7 +285,7 @@ fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>) -> 
             level: level.unwrap_or(Level::Must),
             tags: merge(&file_tags, texts(&case.tags)),
             spec: merge(&file_spec, texts(&case.spec)),
-            requires: merge(&file_requires, texts(&case.requires)),
+            requires: merge(&file_requires, requirements(&case.requires, issues)),
             vars: vars.into_iter().map(|(k, v)| (k.text, v)).collect(),
             steps,
             cleanup,
@@ -745,6 +757,28 @@ cases:
             "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        expect:\n          json:\n            id: {$type: integer, x: 1}\n",
             8,
             "mixes matcher keys",
+        );
+    }
+
+    #[test]
+    fn requirements_name_known_features() {
+        let e = one_error(
+            "level: must\nrequires: [geoloc]\ncases:\n  - name: a\n    requires: [\"!tikets\"]\n    steps: [{request: {path: /}}]\n",
+            5,
+            "unknown feature `!tikets`",
+        );
+        assert!(
+            e.message.contains("fresh-store, geoloc, tickets, series, event-password or languages"),
+            "{}",
+            e.message
+        );
+        one_error("level: must\nrequires: [translations]\ncases: []\n", 2, "unknown feature `translations`");
+        let source = "level: must\nrequires: [password-on-create]\ncases:\n  - name: a\n    requires: [\"!tickets\", languages]\n    steps: [{request: {path: /}}]\n";
+        let Loaded::File(file) = load_source("x", "x.yaml", source) else { panic!() };
+        assert_eq!(
+            file.cases[0].requires,
+            ["event-password", "!tickets", "languages"],
+            "aliases become the feature's name"
         );
     }
 

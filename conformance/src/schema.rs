@@ -5,6 +5,12 @@
 
 use serde_json::{json, Value};
 
+/// Every form a `requires` entry may take: each feature and alias, plain and with `!`.
+fn requirement_names() -> Vec<String> {
+    let names = crate::features::FEATURES.iter().map(|f| f.name).chain(crate::features::ALIASES.iter().map(|a| a.0));
+    names.flat_map(|name| [name.to_string(), format!("!{name}")]).collect()
+}
+
 /// The schema document.
 pub fn schema() -> Value {
     let strings = json!({"type": "array", "items": {"type": ["string", "number"]}});
@@ -31,9 +37,9 @@ pub fn schema() -> Value {
                 "enum": ["must", "should", "may"]
             },
             "requires": {
-                "description": "Features the implementation must have, e.g. geoloc, tickets, fresh-store; !name needs a server without that feature.",
+                "description": "Features the implementation must have (see `conformance --help`); !name needs a server without that feature.",
                 "type": "array",
-                "items": {"type": "string"}
+                "items": {"enum": requirement_names()}
             },
             "vars": {
                 "description": "Values available to templates as {{name}}; patterns when used in expectations.",

@@ -310,6 +310,59 @@ fn names_are_templates_in_values_keys_json_paths_and_regexes() {
 }
 
 #[test]
+fn optional_features_come_from_one_table() {
+    let cases = fixtures("features");
+    let dir = cases.to_str().unwrap();
+    // The old name of event-password still works, in --without and in `requires`.
+    let output = conformance(&["--cases", dir, "--without", "password-on-create"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        line_with(&out, &["under its old name", "ignored (requires event-password, which --without names)"]),
+        "{out}"
+    );
+    assert!(
+        line_with(
+            &out,
+            &["without a translation plugin", "ignored (requires a server without languages: the embedded"]
+        ),
+        "{out}"
+    );
+    assert!(
+        line_with(&out, &["needs a server without tickets", "... ok"]),
+        "the server is started without tickets: {out}"
+    );
+    assert!(out.contains("conformance: must: 2/2 (2 skipped)"), "{out}");
+
+    // An unknown name in --without is one line that lists the known ones, and nothing runs.
+    let output = conformance(&["--cases", dir, "--without", "geoloc,translations"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert_eq!(
+        out.trim(),
+        "error: unknown feature `translations` in --without: use fresh-store, geoloc, tickets, series, event-password \
+         or languages (password-on-create is another name for event-password)"
+    );
+
+    // `--help` lists them with their descriptions.
+    let out = text(&conformance(&["--help"]));
+    for line in
+        ["event-password  events take the write field password", "languages       a translation plugin is active"]
+    {
+        assert!(out.contains(line), "{out}");
+    }
+}
+
+#[test]
+fn unknown_names_in_case_files_are_load_errors() {
+    let cases = fixtures("load-errors");
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "unknown-names"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert!(out.contains("unknown-names.yaml:5:16: cases[0].requires[0]: unknown feature `translations`"), "{out}");
+}
+
+#[test]
 fn libtest_arguments_work() {
     let cases = fixtures("embedded");
     let dir = cases.to_str().unwrap();
