@@ -94,6 +94,9 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
         None => (BTreeSet::new(), String::new()),
     };
     let without = crate::features::without(&cli.without)?;
+    for (name, _, _) in &cli.auth {
+        crate::credentials::check_given(name)?;
+    }
     let mode = match &cli.base_url {
         Some(url) => {
             let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
@@ -156,6 +159,9 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
 
     let mut trials = Vec::new();
     let mut known_names = BTreeSet::new();
+    // The roles selected cases need and --auth did not give, and how many cases that skips.
+    let mut lacking: BTreeSet<&'static str> = BTreeSet::new();
+    let mut skipped_for_credentials = 0usize;
     for item in loaded {
         match item {
             Loaded::Error(error) => {
@@ -188,13 +194,34 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
                         continue;
                     }
                     known_names.insert(case.name.clone());
+                    let skip = skip(&shared, &case);
                     let shared = shared.clone();
                     let name = case.name.clone();
                     let level = case.level;
-                    trials.push(Trial::ignorable_test(name, move || run_trial(&shared, case)).with_kind(level.name()));
+                    let roles = match &skip {
+                        Some(Skip::Credentials(roles)) => roles.clone(),
+                        _ => Vec::new(),
+                    };
+                    let trial =
+                        Trial::ignorable_test(name, move || run_trial(&shared, case, skip)).with_kind(level.name());
+                    if !roles.is_empty() && !cli.libtest.is_filtered_out(&trial) {
+                        lacking.extend(roles);
+                        skipped_for_credentials += 1;
+                    }
+                    trials.push(trial);
                 }
             }
         }
+    }
+    if skipped_for_credentials > 0 && !cli.libtest.list {
+        let roles: Vec<&str> = crate::credentials::ROLES.iter().copied().filter(|r| lacking.contains(r)).collect();
+        eprintln!(
+            "note: no credentials for {}: {skipped_for_credentials} case{} that need{} them {} skipped (give --auth ROLE=USER:PASSWORD)",
+            crate::credentials::and_list(&roles),
+            if skipped_for_credentials == 1 { "" } else { "s" },
+            if skipped_for_credentials == 1 { "s" } else { "" },
+            if skipped_for_credentials == 1 { "is" } else { "are" },
+        );
     }
     for name in shared.expectations.difference(&known_names) {
         eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
@@ -311,15 +338,42 @@ fn record(shared: &Shared, report: CaseReport) {
     }
 }
 
-/// Why a case cannot run here, if it cannot.
-fn missing_feature(shared: &Shared, case: &Case) -> Option<String> {
+/// Why a case does not run here.
+enum Skip {
+    /// A feature it requires is absent (or present when it requires its absence).
+    Feature(String),
+    /// Against an outside server, no credentials for these roles.
+    Credentials(Vec<&'static str>),
+}
+
+impl Skip {
+    fn reason(&self) -> String {
+        match self {
+            Skip::Feature(reason) => reason.clone(),
+            Skip::Credentials(roles) => crate::credentials::skip_reason(roles),
+        }
+    }
+}
+
+/// Why a case cannot run here, if it cannot; decided before anything of it is sent.
+fn skip(shared: &Shared, case: &Case) -> Option<Skip> {
     let place = match &shared.mode {
         Mode::Embedded { .. } => Place::Embedded { without: &shared.without },
         Mode::Outside { reset_command, .. } => {
             Place::Outside { without: &shared.without, reset_command: reset_command.is_some() }
         }
     };
-    crate::features::unavailable(&case.requires, place)
+    if let Some(reason) = crate::features::unavailable(&case.requires, place) {
+        return Some(Skip::Feature(reason));
+    }
+    // The embedded server has a user of every role.
+    if let Mode::Outside { endpoint, .. } = &shared.mode {
+        let missing = crate::credentials::missing(case, |role| endpoint.credentials.contains_key(role));
+        if !missing.is_empty() {
+            return Some(Skip::Credentials(missing));
+        }
+    }
+    None
 }
 
 fn skipped_report(case: &Case, reason: &str) -> CaseReport {
@@ -337,8 +391,9 @@ fn skipped_report(case: &Case, reason: &str) -> CaseReport {
     }
 }
 
-fn run_trial(shared: &Shared, case: Case) -> Result<Completion, Failed> {
-    if let Some(reason) = missing_feature(shared, &case) {
+fn run_trial(shared: &Shared, case: Case, skip: Option<Skip>) -> Result<Completion, Failed> {
+    if let Some(skip) = skip {
+        let reason = skip.reason();
         record(shared, skipped_report(&case, &reason));
         return Ok(Completion::ignored_with(reason));
     }

@@ -19,7 +19,9 @@ pub struct Cli {
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
 
-    /// A credential set cases refer to by NAME (`auth: NAME`); repeatable.
+    /// The credentials of a role (NAME: administrator, editor, author, contributor or
+    /// subscriber) that cases send with `auth: NAME`; repeatable. Cases that need a role
+    /// without credentials are skipped.
     #[arg(long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth)]
     pub auth: Vec<(String, String, String)>,
 
@@ -72,9 +74,10 @@ pub struct Cli {
 /// What `--help` prints after the options.
 fn after_help() -> String {
     format!(
-        "{}\nExit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, \
+        "{}\n{}\nExit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, \
          2 when case files could not be loaded, the options are wrong or nothing was selected.",
-        crate::features::help()
+        crate::features::help(),
+        crate::credentials::help()
     )
 }
 

@@ -14,6 +14,7 @@
 //! - [`report`]: one module per format: terminal messages, the summary, JUnit XML, JSON.
 //! - [`features`]: the table of optional features (`requires`, `--without`) and whether a case
 //!   can run where it is about to.
+//! - [`credentials`]: the credential names (the five roles) and which of them a case needs.
 //! - [`expectations`]: lists of test names known to fail.
 //! - [`ids`]: `run_id` and the per-case `case_id`.
 //! - [`schema`]: the JSON Schema of case files, for editors.
@@ -28,6 +29,7 @@
 pub mod app;
 pub mod cli;
 pub mod coverage;
+pub mod credentials;
 pub mod expectations;
 pub mod features;
 pub mod ids;

@@ -504,6 +504,11 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
         check_template_vars(value.id, &value.template, &local, case, issues);
         headers.push((key.text, value.template));
     }
+    if let Some(auth) = &raw.auth {
+        if let Err(message) = crate::credentials::role_of(&auth.text) {
+            issues.push(Issue { id: auth.id, message });
+        }
+    }
     let request = Request {
         method,
         target,
@@ -779,6 +784,22 @@ cases:
             file.cases[0].requires,
             ["event-password", "!tickets", "languages"],
             "aliases become the feature's name"
+        );
+    }
+
+    #[test]
+    fn credential_names_are_roles() {
+        let e = one_error(
+            "level: must\ncases:\n  - name: a\n    steps: [{request: {path: /, auth: editor}}]\n    cleanup:\n      - request: {path: /, auth: admin}\n",
+            6,
+            "unknown credential name `admin`",
+        );
+        assert!(e.message.contains("administrator, editor, author, contributor, subscriber"), "{}", e.message);
+        assert_eq!(e.column, 34, "at the name");
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps: [{request: {path: /, auth: \"none:wrong-password\"}}]\n",
+            4,
+            "unknown credential name",
         );
     }
 

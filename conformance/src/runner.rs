@@ -10,6 +10,7 @@ use chrono::Utc;
 use reqwest::Client;
 use serde_json::Value;
 
+use crate::credentials::WRONG_PASSWORD;
 use crate::matcher::{compare, expected_view, path_key, Mismatch};
 use crate::model::{Body, Capture, Case, Request, Step, Target};
 use crate::outcome::{CaseReport, Outcome, SentRequest, StepRecord};
@@ -308,7 +309,7 @@ pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Resu
     }
     let auth = match request.auth.as_deref() {
         None | Some("none") => None,
-        Some(name) => match endpoint.credentials.get(name.trim_end_matches(WRONG_PASSWORD)) {
+        Some(name) => match endpoint.credentials.get(name.strip_suffix(WRONG_PASSWORD).unwrap_or(name)) {
             // `NAME:wrong-password`: NAME's user with a password that cannot be right.
             Some((user, _)) if name.ends_with(WRONG_PASSWORD) => Some((user.clone(), "not-the-password-0".to_string())),
             Some(pair) => Some(pair.clone()),
@@ -323,9 +324,6 @@ pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Resu
     };
     Ok(SentRequest { method: request.method.clone(), url, headers, auth, body })
 }
-
-/// The suffix of a credential name that sends that user with a wrong password.
-pub const WRONG_PASSWORD: &str = ":wrong-password";
 
 fn slash(path: &str) -> String {
     if path.is_empty() || path.starts_with('/') || path.starts_with('?') {

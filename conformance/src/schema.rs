@@ -11,6 +11,14 @@ fn requirement_names() -> Vec<String> {
     names.flat_map(|name| [name.to_string(), format!("!{name}")]).collect()
 }
 
+/// Every value `auth` may take.
+fn auth_names() -> Vec<String> {
+    use crate::credentials::{NONE, ROLES, WRONG_PASSWORD};
+    let roles = ROLES.iter().map(|r| r.to_string());
+    let wrong = ROLES.iter().map(|r| format!("{r}{WRONG_PASSWORD}"));
+    std::iter::once(NONE.to_string()).chain(roles).chain(wrong).collect()
+}
+
 /// The schema document.
 pub fn schema() -> Value {
     let strings = json!({"type": "array", "items": {"type": ["string", "number"]}});
@@ -95,7 +103,7 @@ pub fn schema() -> Value {
                     "form": {"description": "Field name (it may hold {{templates}}) to value.", "type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
                     "body": {"description": "A raw body, sent as it is.", "type": "string"},
                     "headers": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
-                    "auth": {"description": "A credential set name, NAME:wrong-password (that user with a wrong password), or none.", "type": "string"}
+                    "auth": {"description": "A role, ROLE:wrong-password (that role's user with a wrong password), or none.", "enum": auth_names()}
                 },
                 "oneOf": [
                     {"required": ["path"], "not": {"required": ["url"]}},

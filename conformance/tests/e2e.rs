@@ -363,6 +363,67 @@ fn unknown_names_in_case_files_are_load_errors() {
 }
 
 #[test]
+fn cases_that_need_missing_credentials_are_skipped_and_send_nothing() {
+    let report_path = temp("credentials.json");
+    let cases = fixtures("credentials");
+    let base = base_url();
+    let output = conformance(&[
+        "--cases",
+        cases.to_str().unwrap(),
+        "--base-url",
+        &base,
+        "--auth",
+        "editor=editor:editor-password",
+        "--json",
+        report_path.to_str().unwrap(),
+    ]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    // The run starts with one line about it (on standard error, which libtest leaves alone).
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "note: no credentials for author and subscriber: 2 cases that need them are skipped (give --auth ROLE=USER:PASSWORD)"
+    );
+    assert!(
+        line_with(
+            &out,
+            &["needs author in its second step", "ignored (needs credentials for author: give --auth author="]
+        ),
+        "{out}"
+    );
+    assert!(line_with(&out, &["only in its cleanup", "ignored (needs credentials for subscriber"]), "{out}");
+    assert!(out.contains("conformance: must: 1/1 (2 skipped)"), "{out}");
+    let report = read_json(&report_path);
+    let skipped = case(&report, "roles::needs author in its second step");
+    assert_eq!(skipped["outcome"], "skipped");
+    assert_eq!(skipped["reason"], "needs credentials for author: give --auth author=USER:PASSWORD");
+    let log = mock().log.lock().unwrap().clone();
+    assert!(log.iter().any(|l| l.ends_with("/creds/sent")), "{log:?}");
+    assert!(!log.iter().any(|l| l.contains("/creds/never-sent")), "a skipped case sent a request: {log:?}");
+}
+
+#[test]
+fn credential_names_are_checked() {
+    let cases = fixtures("credentials");
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "--base-url", &base_url(), "--auth", "admin=a:b"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert_eq!(
+        out.trim(),
+        "error: unknown credential name `admin` in --auth: use administrator, editor, author, contributor, subscriber"
+    );
+    let cases = fixtures("load-errors");
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "unknown-names"]);
+    let out = text(&output);
+    assert!(
+        out.contains("unknown-names.yaml:11:35: cases[1].steps[0].request.auth: unknown credential name `admin`"),
+        "{out}"
+    );
+}
+
+#[test]
 fn libtest_arguments_work() {
     let cases = fixtures("embedded");
     let dir = cases.to_str().unwrap();

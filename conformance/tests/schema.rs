@@ -37,7 +37,7 @@ fn the_committed_schema_is_the_printed_one() {
 fn every_case_file_validates() {
     let (schemas, index) = compiled();
     let mut files = yaml_files(&root().join("cases"));
-    for fixture in ["pass", "fail", "embedded", "renamed", "features"] {
+    for fixture in ["pass", "fail", "embedded", "renamed", "features", "credentials"] {
         files.extend(yaml_files(&root().join("conformance/tests/fixtures").join(fixture)));
     }
     assert!(!files.is_empty());
@@ -61,6 +61,7 @@ fn the_schema_rejects_what_the_loader_rejects() {
         "cases: [{name: a, steps: [{request: {path: /}, expect: {json: {$any: false}}}]}]",
         "cases: [{name: a, steps: [{request: {path: /}, repeat: 2, foreach: x}]}]",
         "cases: [{name: a, requires: [tikets], steps: [{request: {path: /}}]}]",
+        "cases: [{name: a, steps: [{request: {path: /, auth: admin}}]}]",
     ];
     for text in bad {
         let value: serde_json::Value = serde_yaml_ng::from_str(text).unwrap();
