@@ -49,9 +49,26 @@ struct Shared {
     reports: Mutex<Vec<CaseReport>>,
 }
 
+/// What a run whose selection (filter, `--exact`, `--skip`, `--level`, `--ignored`) matches no
+/// case means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptySelection {
+    /// An error, exit status 2: a gate that ran nothing must not pass. The binary's way.
+    Error,
+    /// Success, libtest's convention: `cargo test -- FILTER` passes the filter to every test
+    /// binary, and the ones with no matching test pass. The `cargo test` gate's way.
+    Pass,
+}
+
 /// Runs the program with `args` (the first is the program name). `default_cases` is the
-/// folder used without `--cases`. Returns the exit status.
+/// folder used without `--cases`. Returns the exit status. A selection that matches no case is
+/// an error; see [`run_with`].
 pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
+    run_with(args, default_cases, EmptySelection::Error)
+}
+
+/// [`run`], saying what a selection that matches no case means.
+pub fn run_with(args: Vec<OsString>, default_cases: PathBuf, empty: EmptySelection) -> i32 {
     if args.get(1).is_some_and(|a| a == "schema") {
         print!("{}", crate::schema::text());
         return 0;
@@ -66,7 +83,7 @@ pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
             return if e.use_stderr() { EXIT_USAGE } else { 0 };
         }
     };
-    match run_cli(cli, default_cases) {
+    match run_cli(cli, default_cases, empty) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
@@ -84,11 +101,28 @@ fn color_wanted(cli: &Cli) -> bool {
     }
 }
 
-fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
+fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i32, String> {
     if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
         return Err("--timeout must be a positive number of seconds".into());
     }
-    let (_, loaded) = load_cases(cli.cases.clone(), default_cases)?;
+    let (dir, loaded) = load_cases(cli.cases.clone(), default_cases)?;
+    let loaded_cases: usize = loaded
+        .iter()
+        .map(|l| match l {
+            Loaded::File(f) => f.cases.len(),
+            Loaded::Error(_) => 1,
+        })
+        .sum();
+    if loaded.is_empty() {
+        return Err(format!(
+            "no case file in {} (files ending in .{}): nothing to run",
+            dir.display(),
+            crate::loader::EXTENSIONS.join(", .")
+        ));
+    }
+    if loaded_cases == 0 {
+        return Err(format!("the case files in {} hold no case: nothing to run", dir.display()));
+    }
     let (expectations, expectations_file) = match &cli.expectations {
         Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
         None => (BTreeSet::new(), String::new()),
@@ -227,6 +261,14 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
         eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
     }
 
+    let selected = trials.iter().filter(|t| !cli.libtest.is_filtered_out(t)).count();
+    if selected == 0 && empty == EmptySelection::Error {
+        return Err(format!(
+            "{} matches none of the {loaded_cases} cases in {}: nothing to run",
+            selection_text(&cli),
+            dir.display()
+        ));
+    }
     let conclusion = libtest_mimic::run(&cli.libtest, trials);
     if cli.libtest.list {
         return Ok(0);
@@ -258,7 +300,30 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
     })
 }
 
-/// Loads the `--cases` folder, or the default one (which may be missing: zero cases).
+/// The selection options given, for the message of a selection that matches nothing.
+fn selection_text(cli: &Cli) -> String {
+    let mut parts = Vec::new();
+    if let Some(filter) = &cli.libtest.filter {
+        parts.push(format!("the filter {filter:?}{}", if cli.libtest.exact { " (--exact)" } else { "" }));
+    }
+    for skip in &cli.libtest.skip {
+        parts.push(format!("--skip {skip:?}"));
+    }
+    if !cli.level.is_empty() {
+        let levels: Vec<&str> = cli.level.iter().map(|l| l.name()).collect();
+        parts.push(format!("--level {}", levels.join(",")));
+    }
+    if cli.libtest.ignored {
+        parts.push("--ignored (no case is marked ignored)".into());
+    }
+    if parts.is_empty() {
+        "the selection".into()
+    } else {
+        format!("the selection ({})", parts.join(", "))
+    }
+}
+
+/// Loads the `--cases` folder, or the default one.
 fn load_cases(cases: Option<PathBuf>, default_cases: PathBuf) -> Result<(PathBuf, Vec<Loaded>), String> {
     let explicit = cases.is_some();
     let dir = cases.unwrap_or(default_cases);
@@ -268,8 +333,7 @@ fn load_cases(cases: Option<PathBuf>, default_cases: PathBuf) -> Result<(PathBuf
     } else if explicit {
         Err(format!("no cases folder at {}", dir.display()))
     } else {
-        eprintln!("note: no cases folder at {}: nothing to run", dir.display());
-        Ok((dir, Vec::new()))
+        Err(format!("no cases folder at {}: run from the repository's root, or give --cases DIR", dir.display()))
     }
 }
 

@@ -897,8 +897,8 @@ cases:
         assert_eq!(coverage_command(&["--cases", load_errors.to_str().unwrap()]), 2);
         assert_eq!(coverage_command(&["--cases", "/no/such/folder"]), 2);
         assert_eq!(coverage_command(&["--no-such-option"]), 2);
-        // The default folder may be missing: no case, so every item is uncovered.
-        assert_eq!(coverage_command(&[]), 1);
+        // A missing default folder is an error too, not an empty coverage.
+        assert_eq!(coverage_command(&[]), 2);
     }
 
     #[test]

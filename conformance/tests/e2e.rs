@@ -436,8 +436,62 @@ fn libtest_arguments_work() {
     let output = conformance(&["--cases", dir, "--skip", "category", "--test-threads", "1", "--level", "must"]);
     let out = text(&output);
     assert!(out.contains("2 passed; 0 failed; 0 ignored; 0 measured; 1 filtered out"), "{out}");
-    let output = conformance(&["--cases", dir, "--level", "may"]);
-    assert!(text(&output).contains("running 0 tests"));
+}
+
+/// Runs the binary from `dir` (for the default `cases` folder).
+fn conformance_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the conformance binary runs")
+}
+
+#[test]
+fn nothing_to_run_is_an_error() {
+    let expect_2 = |output: Output, message: &str| {
+        let out = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{out}");
+        assert_eq!(out.trim().lines().count(), 1, "one line: {out}");
+        assert!(out.contains(message), "{out}");
+    };
+    // No cases folder (the default one, from a folder that has none).
+    let empty = temp("empty-folder");
+    std::fs::create_dir_all(&empty).unwrap();
+    expect_2(conformance_in(&empty, &[]), "error: no cases folder at cases: run from the repository's root");
+    // A folder without case files, and case files without cases.
+    expect_2(conformance(&["--cases", empty.to_str().unwrap()]), "no case file in");
+    let hollow = temp("hollow");
+    std::fs::create_dir_all(&hollow).unwrap();
+    std::fs::write(hollow.join("none.yaml"), "level: must\ncases: []\n").unwrap();
+    expect_2(conformance(&["--cases", hollow.to_str().unwrap()]), "hold no case: nothing to run");
+    // A selection that matches nothing: filter, --exact, --skip, --level, --ignored.
+    let cases = fixtures("embedded");
+    let dir = cases.to_str().unwrap();
+    for selection in [
+        &["no-such-case"][..],
+        &["--exact", "reference::"],
+        &["--skip", "reference::"],
+        &["--level", "may"],
+        &["--ignored"],
+    ] {
+        let output = conformance(&[&["--cases", dir][..], selection].concat());
+        expect_2(output, "matches none of the 3 cases in");
+    }
+    let output = conformance(&["--cases", dir, "--level", "should,may", "--skip", "x", "nothing"]);
+    expect_2(output, "error: the selection (the filter \"nothing\", --skip \"x\", --level should,may) matches none");
+}
+
+#[test]
+fn the_cargo_test_gate_passes_an_empty_selection() {
+    use conformance::app::{run, run_with, EmptySelection};
+    let cases = fixtures("embedded");
+    let args =
+        || ["conformance", "--quiet", "--cases", cases.to_str().unwrap(), "no-such-case"].map(Into::into).to_vec();
+    assert_eq!(run_with(args(), "cases".into(), EmptySelection::Pass), 0);
+    assert_eq!(run_with(args(), "cases".into(), EmptySelection::Error), 2);
+    assert_eq!(run(args(), "cases".into()), 2, "the binary's way is the default");
 }
 
 #[test]
