@@ -137,6 +137,11 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
             if !matches!(parsed.scheme(), "http" | "https") {
                 return Err(format!("--base-url {url:?} must be an http:// or https:// URL"));
             }
+            if parsed.scheme() == "https" && !cfg!(feature = "tls") {
+                return Err(format!(
+                    "--base-url {url:?} is https://, and this runner is built without TLS: build it with `cargo build -p conformance --features tls`"
+                ));
+            }
             let mut credentials = BTreeMap::new();
             for (name, user, password) in &cli.auth {
                 credentials.insert(name.clone(), (user.clone(), password.clone()));
@@ -247,16 +252,6 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
             }
         }
     }
-    if skipped_for_credentials > 0 && !cli.libtest.list {
-        let roles: Vec<&str> = crate::credentials::ROLES.iter().copied().filter(|r| lacking.contains(r)).collect();
-        eprintln!(
-            "note: no credentials for {}: {skipped_for_credentials} case{} that need{} them {} skipped (give --auth ROLE=USER:PASSWORD)",
-            crate::credentials::and_list(&roles),
-            if skipped_for_credentials == 1 { "" } else { "s" },
-            if skipped_for_credentials == 1 { "s" } else { "" },
-            if skipped_for_credentials == 1 { "is" } else { "are" },
-        );
-    }
     for name in shared.expectations.difference(&known_names) {
         eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
     }
@@ -268,6 +263,21 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
             selection_text(&cli),
             dir.display()
         ));
+    }
+    // One look at the outside server before any case: a wrong address or a server that is down
+    // would otherwise fail every case one by one.
+    if let (Mode::Outside { endpoint, .. }, false) = (&shared.mode, cli.libtest.list) {
+        shared.runtime.block_on(crate::preflight::check(&shared.client, endpoint))?;
+    }
+    if skipped_for_credentials > 0 && !cli.libtest.list {
+        let roles: Vec<&str> = crate::credentials::ROLES.iter().copied().filter(|r| lacking.contains(r)).collect();
+        eprintln!(
+            "note: no credentials for {}: {skipped_for_credentials} case{} that need{} them {} skipped (give --auth ROLE=USER:PASSWORD)",
+            crate::credentials::and_list(&roles),
+            if skipped_for_credentials == 1 { "" } else { "s" },
+            if skipped_for_credentials == 1 { "s" } else { "" },
+            if skipped_for_credentials == 1 { "is" } else { "are" },
+        );
     }
     let conclusion = libtest_mimic::run(&cli.libtest, trials);
     if cli.libtest.list {

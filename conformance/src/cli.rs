@@ -16,6 +16,8 @@ use crate::model::Level;
 #[command(name = "conformance", version)]
 pub struct Cli {
     /// `{base_url}` of the implementation under test, e.g. http://localhost:8080/wp-json.
+    /// Before the first case the runner checks that {base_url}/{namespace} answers the
+    /// namespace index and that every --auth is accepted.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
 

@@ -11,6 +11,8 @@
 //! - [`loader`]: finds case files, parses and validates them.
 //! - [`outcome`]: what running a case produced (plain data for the reports).
 //! - [`runner`]: runs one case against one endpoint: requests, matching, captures, cleanup.
+//! - [`preflight`]: before the first case against an outside server, the namespace index and
+//!   each credential set are checked once.
 //! - [`report`]: one module per format: terminal messages, the summary, JUnit XML, JSON.
 //! - [`features`]: the table of optional features (`requires`, `--without`) and whether a case
 //!   can run where it is about to.
@@ -38,6 +40,7 @@ pub mod matcher;
 pub mod model;
 pub mod outcome;
 pub mod pattern;
+pub mod preflight;
 pub mod report;
 pub mod runner;
 pub mod schema;

@@ -405,7 +405,8 @@ async fn send(client: &Client, request: &SentRequest) -> Result<Answer, String> 
     Ok(Answer { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() })
 }
 
-fn describe_error(e: &reqwest::Error, url: &str) -> String {
+/// A request that could not be carried out, in one line: what failed, the address, the cause.
+pub(crate) fn describe_error(e: &reqwest::Error, url: &str) -> String {
     let mut detail = String::new();
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
@@ -421,6 +422,7 @@ fn describe_error(e: &reqwest::Error, url: &str) -> String {
     } else {
         "request failed".to_string()
     };
+    let detail = detail.split_whitespace().collect::<Vec<_>>().join(" ");
     if detail.is_empty() {
         format!("{what}: {url}")
     } else {

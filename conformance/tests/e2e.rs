@@ -14,6 +14,9 @@ use serde_json::{json, Value};
 
 const NS: &str = "/wp-json/calendar/events/v1";
 
+/// The Authorization header of the user `refused` (password `x`), whom the mock turns away.
+const REFUSED: &str = "Basic cmVmdXNlZDp4";
+
 struct Mock {
     addr: SocketAddr,
     log: Arc<Mutex<Vec<String>>>,
@@ -63,6 +66,20 @@ async fn handle(request: Request<Body>, log: Arc<Mutex<Vec<String>>>, next: Arc<
     let body = axum::body::to_bytes(request.into_body(), 1 << 20).await.unwrap_or_default();
     let body = String::from_utf8_lossy(&body).into_owned();
     log.lock().unwrap().push(format!("{method} {path}"));
+    if auth.as_deref() == Some(REFUSED) {
+        return reply(
+            401,
+            "application/json",
+            json!({"code": "incorrect_password", "data": {"status": 401}}).to_string(),
+        );
+    }
+    if path.starts_with("/html/") {
+        return reply(404, "text/html; charset=UTF-8", "<!DOCTYPE html><title>Not found</title>".into());
+    }
+    if method == "GET" && (path == "/wp-json/" || path == "/wp-json") {
+        let index = json!({"namespaces": ["oembed/1.0", "calendar/events/v1", "wp/v2"], "routes": {}});
+        return reply(200, "application/json", index.to_string());
+    }
     let rest = path.strip_prefix(NS).unwrap_or("");
     match (method.as_str(), rest) {
         ("POST", "/things") => {
@@ -110,6 +127,8 @@ async fn handle(request: Request<Body>, log: Arc<Mutex<Vec<String>>>, next: Arc<
             200,
             "application/json",
             json!({
+                // The namespace index (what pre-flight looks at) is the echo plus its namespace.
+                "namespace": (path == NS).then_some("calendar/events/v1"),
                 "method": method,
                 "path": path,
                 "query": query,
@@ -504,15 +523,74 @@ fn wrong_options_exit_with_2() {
     assert_eq!(conformance(&["--base-url", "ftp://x"]).status.code(), Some(2));
 }
 
+/// Runs the embedded fixture against `base` with `extra` options; pre-flight must stop it with
+/// exit status 2 and one line containing every needle, before any case is sent.
+fn stopped_by_preflight(base: &str, extra: &[&str], needles: &[&str]) {
+    let cases = fixtures("embedded");
+    let output = conformance(&[&["--cases", cases.to_str().unwrap(), "--base-url", base][..], extra].concat());
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert_eq!(out.trim().lines().count(), 1, "one line: {out}");
+    for needle in needles {
+        assert!(out.contains(needle), "no {needle:?} in: {out}");
+    }
+    let log = mock().log.lock().unwrap().clone();
+    assert!(!log.iter().any(|l| l.contains("/categories")), "a case was sent: {log:?}");
+}
+
 #[test]
-fn network_failures_are_errors_not_panics() {
+fn preflight_stops_when_the_server_is_unreachable() {
     // A port nothing listens on: bind one, note it, drop it.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let cases = fixtures("load-errors");
     let base = format!("http://127.0.0.1:{port}/wp-json");
-    let output = conformance(&["--cases", cases.to_str().unwrap(), "--base-url", &base, "good"]);
-    let out = text(&output);
-    assert_eq!(output.status.code(), Some(101), "{out}");
-    assert!(out.contains("error: could not connect"), "{out}");
-    assert!(!out.contains("panicked"), "{out}");
+    stopped_by_preflight(
+        &base,
+        &[],
+        &[&format!(
+            "error: pre-flight: cannot reach the implementation: could not connect: {base}/calendar/events/v1: Connection refused"
+        )],
+    );
+}
+
+#[test]
+fn preflight_stops_at_a_wrong_address_and_says_why() {
+    let base = base_url();
+    let host = format!("http://{}", mock().addr);
+    stopped_by_preflight(
+        &format!("{base}/calendar/events/v1"),
+        &[],
+        &[
+            &format!(
+                "GET {base}/calendar/events/v1/calendar/events/v1 answered 200 with JSON that is not a namespace index"
+            ),
+            "expected 200 with the namespace index of calendar/events/v1",
+            &format!("--base-url already ends with the namespace: give --base-url {base}"),
+        ],
+    );
+    stopped_by_preflight(&format!("{host}/html"), &[], &["answered 404 with an HTML page"]);
+    stopped_by_preflight(
+        &base,
+        &["--namespace", "calendar/events/v2"],
+        &[
+            "expected 200 with the namespace index of calendar/events/v2",
+            "lists the namespace calendar/events/v1: give --namespace calendar/events/v1",
+        ],
+    );
+    stopped_by_preflight(
+        &host,
+        &[],
+        &[&format!("the API answers under the REST root /wp-json: give --base-url {base}")],
+    );
+}
+
+#[test]
+fn preflight_stops_when_credentials_are_refused() {
+    stopped_by_preflight(
+        &base_url(),
+        &["--auth", "editor=editor:editor-password", "--auth", "author=refused:x"],
+        &[
+            "pre-flight: the credentials for author were refused",
+            "as refused answered 401 with code incorrect_password",
+        ],
+    );
 }
