@@ -17,7 +17,7 @@ use reqwest::Client;
 use crate::cli::Cli;
 use crate::features::Place;
 use crate::ids::Ids;
-use crate::model::{Case, Loaded};
+use crate::model::{Case, FileError, Loaded};
 use crate::outcome::{CaseReport, Outcome, StepRecord};
 use crate::report;
 use crate::runner::{self, CaseContext, Endpoint};
@@ -106,23 +106,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         return Err("--timeout must be a positive number of seconds".into());
     }
     let (dir, loaded) = load_cases(cli.cases.clone(), default_cases)?;
-    let loaded_cases: usize = loaded
-        .iter()
-        .map(|l| match l {
-            Loaded::File(f) => f.cases.len(),
-            Loaded::Error(_) => 1,
-        })
-        .sum();
-    if loaded.is_empty() {
-        return Err(format!(
-            "no case file in {} (files ending in .{}): nothing to run",
-            dir.display(),
-            crate::loader::EXTENSIONS.join(", .")
-        ));
-    }
-    if loaded_cases == 0 {
-        return Err(format!("the case files in {} hold no case: nothing to run", dir.display()));
-    }
+    let loaded_cases = count_cases(&dir, &loaded)?;
     let (expectations, expectations_file) = match &cli.expectations {
         Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
         None => (BTreeSet::new(), String::new()),
@@ -131,42 +115,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
     for (name, _, _) in &cli.auth {
         crate::credentials::check_given(name)?;
     }
-    let mode = match &cli.base_url {
-        Some(url) => {
-            let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
-            if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(format!("--base-url {url:?} must be an http:// or https:// URL"));
-            }
-            if parsed.scheme() == "https" && !cfg!(feature = "tls") {
-                return Err(format!(
-                    "--base-url {url:?} is https://, and this runner is built without TLS: build it with `cargo build -p conformance --features tls`"
-                ));
-            }
-            let mut credentials = BTreeMap::new();
-            for (name, user, password) in &cli.auth {
-                credentials.insert(name.clone(), (user.clone(), password.clone()));
-            }
-            Mode::Outside {
-                endpoint: Endpoint {
-                    base_url: url.trim_end_matches('/').to_string(),
-                    namespace: cli.namespace.trim_matches('/').to_string(),
-                    language_param: cli.language_param.clone(),
-                    credentials,
-                },
-                reset_command: cli.reset_command.clone(),
-            }
-        }
-        None => {
-            if !cli.auth.is_empty() || cli.reset_command.is_some() {
-                return Err("--auth and --reset-command go with --base-url (the embedded server has its own users and a fresh store per case)".into());
-            }
-            Mode::Embedded {
-                namespace: cli.namespace.trim_matches('/').to_string(),
-                language_param: cli.language_param.clone(),
-                without: without.clone(),
-            }
-        }
-    };
+    let mode = mode_of(&cli, &without)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -204,28 +153,8 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
     for item in loaded {
         match item {
             Loaded::Error(error) => {
-                let shared = shared.clone();
                 known_names.insert(error.name.clone());
-                let name = error.name.clone();
-                trials.push(Trial::test(name, move || {
-                    let message = error.to_string();
-                    record(
-                        &shared,
-                        CaseReport {
-                            name: error.name.clone(),
-                            file: error.path.clone(),
-                            level: None,
-                            spec: Vec::new(),
-                            tags: Vec::new(),
-                            outcome: Outcome::Error(message.clone()),
-                            duration: Duration::ZERO,
-                            steps: Vec::new(),
-                            cleanup: Vec::new(),
-                            expected_failure: false,
-                        },
-                    );
-                    Err(Failed::from(format!("this case file could not be loaded:\n{message}")))
-                }));
+                trials.push(file_error_trial(shared.clone(), error));
             }
             Loaded::File(file) => {
                 for case in file.cases {
@@ -260,7 +189,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
     if selected == 0 && empty == EmptySelection::Error {
         return Err(format!(
             "{} matches none of the {loaded_cases} cases in {}: nothing to run",
-            selection_text(&cli),
+            cli.selection_text(),
             dir.display()
         ));
     }
@@ -270,14 +199,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         shared.runtime.block_on(crate::preflight::check(&shared.client, endpoint))?;
     }
     if skipped_for_credentials > 0 && !cli.libtest.list {
-        let roles: Vec<&str> = crate::credentials::ROLES.iter().copied().filter(|r| lacking.contains(r)).collect();
-        eprintln!(
-            "note: no credentials for {}: {skipped_for_credentials} case{} that need{} them {} skipped (give --auth ROLE=USER:PASSWORD)",
-            crate::credentials::and_list(&roles),
-            if skipped_for_credentials == 1 { "" } else { "s" },
-            if skipped_for_credentials == 1 { "s" } else { "" },
-            if skipped_for_credentials == 1 { "is" } else { "are" },
-        );
+        eprintln!("{}", crate::credentials::note(&lacking, skipped_for_credentials));
     }
     let conclusion = libtest_mimic::run(&cli.libtest, trials);
     if cli.libtest.list {
@@ -310,27 +232,82 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
     })
 }
 
-/// The selection options given, for the message of a selection that matches nothing.
-fn selection_text(cli: &Cli) -> String {
-    let mut parts = Vec::new();
-    if let Some(filter) = &cli.libtest.filter {
-        parts.push(format!("the filter {filter:?}{}", if cli.libtest.exact { " (--exact)" } else { "" }));
+/// The number of cases loaded (a file that did not load counts as one), or why there is
+/// nothing to run.
+fn count_cases(dir: &Path, loaded: &[Loaded]) -> Result<usize, String> {
+    if loaded.is_empty() {
+        return Err(format!(
+            "no case file in {} (files ending in .{}): nothing to run",
+            dir.display(),
+            crate::loader::EXTENSIONS.join(", .")
+        ));
     }
-    for skip in &cli.libtest.skip {
-        parts.push(format!("--skip {skip:?}"));
+    let count = loaded
+        .iter()
+        .map(|l| match l {
+            Loaded::File(f) => f.cases.len(),
+            Loaded::Error(_) => 1,
+        })
+        .sum();
+    if count == 0 {
+        return Err(format!("the case files in {} hold no case: nothing to run", dir.display()));
     }
-    if !cli.level.is_empty() {
-        let levels: Vec<&str> = cli.level.iter().map(|l| l.name()).collect();
-        parts.push(format!("--level {}", levels.join(",")));
+    Ok(count)
+}
+
+/// Where the cases run, from the options.
+fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
+    let namespace = cli.namespace.trim_matches('/').to_string();
+    let Some(url) = &cli.base_url else {
+        if !cli.auth.is_empty() || cli.reset_command.is_some() {
+            return Err("--auth and --reset-command go with --base-url (the embedded server has its own users and a fresh store per case)".into());
+        }
+        return Ok(Mode::Embedded { namespace, language_param: cli.language_param.clone(), without: without.to_vec() });
+    };
+    let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!("--base-url {url:?} must be an http:// or https:// URL"));
     }
-    if cli.libtest.ignored {
-        parts.push("--ignored (no case is marked ignored)".into());
+    if parsed.scheme() == "https" && !cfg!(feature = "tls") {
+        return Err(format!(
+            "--base-url {url:?} is https://, and this runner is built without TLS: build it with `cargo build -p conformance --features tls`"
+        ));
     }
-    if parts.is_empty() {
-        "the selection".into()
-    } else {
-        format!("the selection ({})", parts.join(", "))
-    }
+    let credentials =
+        cli.auth.iter().map(|(name, user, password)| (name.clone(), (user.clone(), password.clone()))).collect();
+    Ok(Mode::Outside {
+        endpoint: Endpoint {
+            base_url: url.trim_end_matches('/').to_string(),
+            namespace,
+            language_param: cli.language_param.clone(),
+            credentials,
+        },
+        reset_command: cli.reset_command.clone(),
+    })
+}
+
+/// The failed test that stands for a file that could not be loaded.
+fn file_error_trial(shared: Arc<Shared>, error: FileError) -> Trial {
+    let name = error.name.clone();
+    Trial::test(name, move || {
+        let message = error.to_string();
+        record(
+            &shared,
+            CaseReport {
+                name: error.name.clone(),
+                file: error.path.clone(),
+                level: None,
+                spec: Vec::new(),
+                tags: Vec::new(),
+                outcome: Outcome::Error(message.clone()),
+                duration: Duration::ZERO,
+                steps: Vec::new(),
+                cleanup: Vec::new(),
+                expected_failure: false,
+            },
+        );
+        Err(Failed::from(format!("this case file could not be loaded:\n{message}")))
+    })
 }
 
 /// Loads the `--cases` folder, or the default one.

@@ -73,6 +73,32 @@ pub struct Cli {
     pub libtest: libtest_mimic::Arguments,
 }
 
+impl Cli {
+    /// The selection options given, for the message of a selection that matches nothing.
+    pub fn selection_text(&self) -> String {
+        let libtest = &self.libtest;
+        let mut parts = Vec::new();
+        if let Some(filter) = &libtest.filter {
+            parts.push(format!("the filter {filter:?}{}", if libtest.exact { " (--exact)" } else { "" }));
+        }
+        for skip in &libtest.skip {
+            parts.push(format!("--skip {skip:?}"));
+        }
+        if !self.level.is_empty() {
+            let levels: Vec<&str> = self.level.iter().map(|l| l.name()).collect();
+            parts.push(format!("--level {}", levels.join(",")));
+        }
+        if libtest.ignored {
+            parts.push("--ignored (no case is marked ignored)".into());
+        }
+        if parts.is_empty() {
+            "the selection".into()
+        } else {
+            format!("the selection ({})", parts.join(", "))
+        }
+    }
+}
+
 /// What `--help` prints after the options.
 fn after_help() -> String {
     format!(

@@ -76,6 +76,17 @@ pub fn skip_reason(missing: &[&str]) -> String {
     format!("needs credentials for {}: give {}", and_list(missing), options.join(" "))
 }
 
+/// The line a run against an outside server starts with when `count` selected cases are
+/// skipped for lack of credentials for `lacking`.
+pub fn note(lacking: &BTreeSet<&str>, count: usize) -> String {
+    let roles: Vec<&str> = ROLES.iter().copied().filter(|role| lacking.contains(role)).collect();
+    let (cases, need, are) = if count == 1 { ("case", "needs", "is") } else { ("cases", "need", "are") };
+    format!(
+        "note: no credentials for {}: {count} {cases} that {need} them {are} skipped (give --auth ROLE=USER:PASSWORD)",
+        and_list(&roles)
+    )
+}
+
 /// The lines of `--help` that list the credential names.
 pub fn help() -> String {
     format!(
@@ -119,5 +130,10 @@ mod tests {
             "needs credentials for author and subscriber: give --auth author=USER:PASSWORD --auth subscriber=USER:PASSWORD"
         );
         assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+        let lacking: BTreeSet<&str> = ["subscriber", "author"].into();
+        assert_eq!(
+            note(&lacking, 1),
+            "note: no credentials for author and subscriber: 1 case that needs them is skipped (give --auth ROLE=USER:PASSWORD)"
+        );
     }
 }
