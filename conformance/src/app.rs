@@ -15,8 +15,9 @@ use libtest_mimic::{Completion, Failed, Trial};
 use reqwest::Client;
 
 use crate::cli::Cli;
+use crate::features::Place;
 use crate::ids::Ids;
-use crate::model::{Case, Loaded};
+use crate::model::{Case, FileError, Loaded};
 use crate::outcome::{CaseReport, Outcome, StepRecord};
 use crate::report;
 use crate::runner::{self, CaseContext, Endpoint};
@@ -48,9 +49,26 @@ struct Shared {
     reports: Mutex<Vec<CaseReport>>,
 }
 
+/// What a run whose selection (filter, `--exact`, `--skip`, `--level`, `--ignored`) matches no
+/// case means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptySelection {
+    /// An error, exit status 2: a gate that ran nothing must not pass. The binary's way.
+    Error,
+    /// Success, libtest's convention: `cargo test -- FILTER` passes the filter to every test
+    /// binary, and the ones with no matching test pass. The `cargo test` gate's way.
+    Pass,
+}
+
 /// Runs the program with `args` (the first is the program name). `default_cases` is the
-/// folder used without `--cases`. Returns the exit status.
+/// folder used without `--cases`. Returns the exit status. A selection that matches no case is
+/// an error; see [`run_with`].
 pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
+    run_with(args, default_cases, EmptySelection::Error)
+}
+
+/// [`run`], saying what a selection that matches no case means.
+pub fn run_with(args: Vec<OsString>, default_cases: PathBuf, empty: EmptySelection) -> i32 {
     if args.get(1).is_some_and(|a| a == "schema") {
         print!("{}", crate::schema::text());
         return 0;
@@ -58,14 +76,14 @@ pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
     if args.get(1).is_some_and(|a| a == "coverage") {
         return run_coverage(&args[2..], default_cases);
     }
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match crate::cli::parse(&args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { EXIT_USAGE } else { 0 };
         }
     };
-    match run_cli(cli, default_cases) {
+    match run_cli(cli, default_cases, empty) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
@@ -83,47 +101,21 @@ fn color_wanted(cli: &Cli) -> bool {
     }
 }
 
-fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
+fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i32, String> {
     if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
         return Err("--timeout must be a positive number of seconds".into());
     }
-    let (_, loaded) = load_cases(cli.cases.clone(), default_cases)?;
+    let (dir, loaded) = load_cases(cli.cases.clone(), default_cases)?;
+    let loaded_cases = count_cases(&dir, &loaded)?;
     let (expectations, expectations_file) = match &cli.expectations {
         Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
         None => (BTreeSet::new(), String::new()),
     };
-    let without: Vec<String> = cli.without.iter().map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect();
-    let mode = match &cli.base_url {
-        Some(url) => {
-            let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
-            if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(format!("--base-url {url:?} must be an http:// or https:// URL"));
-            }
-            let mut credentials = BTreeMap::new();
-            for (name, user, password) in &cli.auth {
-                credentials.insert(name.clone(), (user.clone(), password.clone()));
-            }
-            Mode::Outside {
-                endpoint: Endpoint {
-                    base_url: url.trim_end_matches('/').to_string(),
-                    namespace: cli.namespace.trim_matches('/').to_string(),
-                    language_param: cli.language_param.clone(),
-                    credentials,
-                },
-                reset_command: cli.reset_command.clone(),
-            }
-        }
-        None => {
-            if !cli.auth.is_empty() || cli.reset_command.is_some() {
-                return Err("--auth and --reset-command go with --base-url (the embedded server has its own users and a fresh store per case)".into());
-            }
-            Mode::Embedded {
-                namespace: cli.namespace.trim_matches('/').to_string(),
-                language_param: cli.language_param.clone(),
-                without: without.clone(),
-            }
-        }
-    };
+    let without = crate::features::without(&cli.without)?;
+    for (name, _, _) in &cli.auth {
+        crate::credentials::check_given(name)?;
+    }
+    let mode = mode_of(&cli, &without)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -155,31 +147,14 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
 
     let mut trials = Vec::new();
     let mut known_names = BTreeSet::new();
+    // The roles selected cases need and --auth did not give, and how many cases that skips.
+    let mut lacking: BTreeSet<&'static str> = BTreeSet::new();
+    let mut skipped_for_credentials = 0usize;
     for item in loaded {
         match item {
             Loaded::Error(error) => {
-                let shared = shared.clone();
                 known_names.insert(error.name.clone());
-                let name = error.name.clone();
-                trials.push(Trial::test(name, move || {
-                    let message = error.to_string();
-                    record(
-                        &shared,
-                        CaseReport {
-                            name: error.name.clone(),
-                            file: error.path.clone(),
-                            level: None,
-                            spec: Vec::new(),
-                            tags: Vec::new(),
-                            outcome: Outcome::Error(message.clone()),
-                            duration: Duration::ZERO,
-                            steps: Vec::new(),
-                            cleanup: Vec::new(),
-                            expected_failure: false,
-                        },
-                    );
-                    Err(Failed::from(format!("this case file could not be loaded:\n{message}")))
-                }));
+                trials.push(file_error_trial(shared.clone(), error));
             }
             Loaded::File(file) => {
                 for case in file.cases {
@@ -187,10 +162,21 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
                         continue;
                     }
                     known_names.insert(case.name.clone());
+                    let skip = skip(&shared, &case);
                     let shared = shared.clone();
                     let name = case.name.clone();
                     let level = case.level;
-                    trials.push(Trial::ignorable_test(name, move || run_trial(&shared, case)).with_kind(level.name()));
+                    let roles = match &skip {
+                        Some(Skip::Credentials(roles)) => roles.clone(),
+                        _ => Vec::new(),
+                    };
+                    let trial =
+                        Trial::ignorable_test(name, move || run_trial(&shared, case, skip)).with_kind(level.name());
+                    if !roles.is_empty() && !cli.libtest.is_filtered_out(&trial) {
+                        lacking.extend(roles);
+                        skipped_for_credentials += 1;
+                    }
+                    trials.push(trial);
                 }
             }
         }
@@ -199,6 +185,22 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
         eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
     }
 
+    let selected = trials.iter().filter(|t| !cli.libtest.is_filtered_out(t)).count();
+    if selected == 0 && empty == EmptySelection::Error {
+        return Err(format!(
+            "{} matches none of the {loaded_cases} cases in {}: nothing to run",
+            cli.selection_text(),
+            dir.display()
+        ));
+    }
+    // One look at the outside server before any case: a wrong address or a server that is down
+    // would otherwise fail every case one by one.
+    if let (Mode::Outside { endpoint, .. }, false) = (&shared.mode, cli.libtest.list) {
+        shared.runtime.block_on(crate::preflight::check(&shared.client, endpoint))?;
+    }
+    if skipped_for_credentials > 0 && !cli.libtest.list {
+        eprintln!("{}", crate::credentials::note(&lacking, skipped_for_credentials));
+    }
     let conclusion = libtest_mimic::run(&cli.libtest, trials);
     if cli.libtest.list {
         return Ok(0);
@@ -230,7 +232,85 @@ fn run_cli(cli: Cli, default_cases: PathBuf) -> Result<i32, String> {
     })
 }
 
-/// Loads the `--cases` folder, or the default one (which may be missing: zero cases).
+/// The number of cases loaded (a file that did not load counts as one), or why there is
+/// nothing to run.
+fn count_cases(dir: &Path, loaded: &[Loaded]) -> Result<usize, String> {
+    if loaded.is_empty() {
+        return Err(format!(
+            "no case file in {} (files ending in .{}): nothing to run",
+            dir.display(),
+            crate::loader::EXTENSIONS.join(", .")
+        ));
+    }
+    let count = loaded
+        .iter()
+        .map(|l| match l {
+            Loaded::File(f) => f.cases.len(),
+            Loaded::Error(_) => 1,
+        })
+        .sum();
+    if count == 0 {
+        return Err(format!("the case files in {} hold no case: nothing to run", dir.display()));
+    }
+    Ok(count)
+}
+
+/// Where the cases run, from the options.
+fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
+    let namespace = cli.namespace.trim_matches('/').to_string();
+    let Some(url) = &cli.base_url else {
+        if !cli.auth.is_empty() || cli.reset_command.is_some() {
+            return Err("--auth and --reset-command go with --base-url (the embedded server has its own users and a fresh store per case)".into());
+        }
+        return Ok(Mode::Embedded { namespace, language_param: cli.language_param.clone(), without: without.to_vec() });
+    };
+    let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!("--base-url {url:?} must be an http:// or https:// URL"));
+    }
+    if parsed.scheme() == "https" && !cfg!(feature = "tls") {
+        return Err(format!(
+            "--base-url {url:?} is https://, and this runner is built without TLS: build it with `cargo build -p conformance --features tls`"
+        ));
+    }
+    let credentials =
+        cli.auth.iter().map(|(name, user, password)| (name.clone(), (user.clone(), password.clone()))).collect();
+    Ok(Mode::Outside {
+        endpoint: Endpoint {
+            base_url: url.trim_end_matches('/').to_string(),
+            namespace,
+            language_param: cli.language_param.clone(),
+            credentials,
+        },
+        reset_command: cli.reset_command.clone(),
+    })
+}
+
+/// The failed test that stands for a file that could not be loaded.
+fn file_error_trial(shared: Arc<Shared>, error: FileError) -> Trial {
+    let name = error.name.clone();
+    Trial::test(name, move || {
+        let message = error.to_string();
+        record(
+            &shared,
+            CaseReport {
+                name: error.name.clone(),
+                file: error.path.clone(),
+                level: None,
+                spec: Vec::new(),
+                tags: Vec::new(),
+                outcome: Outcome::Error(message.clone()),
+                duration: Duration::ZERO,
+                steps: Vec::new(),
+                cleanup: Vec::new(),
+                expected_failure: false,
+            },
+        );
+        Err(Failed::from(format!("this case file could not be loaded:\n{message}")))
+    })
+}
+
+/// Loads the `--cases` folder, or the default one.
 fn load_cases(cases: Option<PathBuf>, default_cases: PathBuf) -> Result<(PathBuf, Vec<Loaded>), String> {
     let explicit = cases.is_some();
     let dir = cases.unwrap_or(default_cases);
@@ -240,8 +320,7 @@ fn load_cases(cases: Option<PathBuf>, default_cases: PathBuf) -> Result<(PathBuf
     } else if explicit {
         Err(format!("no cases folder at {}", dir.display()))
     } else {
-        eprintln!("note: no cases folder at {}: nothing to run", dir.display());
-        Ok((dir, Vec::new()))
+        Err(format!("no cases folder at {}: run from the repository's root, or give --cases DIR", dir.display()))
     }
 }
 
@@ -310,24 +389,39 @@ fn record(shared: &Shared, report: CaseReport) {
     }
 }
 
-/// Why a case cannot run here, if it cannot.
-fn missing_feature(shared: &Shared, case: &Case) -> Option<String> {
-    for feature in &case.requires {
-        // `!name`: the case needs a server WITHOUT the feature. The embedded server is started
-        // without it; an outside server counts as lacking it only when --without names it.
-        if let Some(absent) = feature.strip_prefix('!') {
-            if matches!(shared.mode, Mode::Outside { .. }) && !shared.without.iter().any(|name| name == absent) {
-                return Some(format!("requires a server without {absent}: run with --without {absent}"));
-            }
-            continue;
+/// Why a case does not run here.
+enum Skip {
+    /// A feature it requires is absent (or present when it requires its absence).
+    Feature(String),
+    /// Against an outside server, no credentials for these roles.
+    Credentials(Vec<&'static str>),
+}
+
+impl Skip {
+    fn reason(&self) -> String {
+        match self {
+            Skip::Feature(reason) => reason.clone(),
+            Skip::Credentials(roles) => crate::credentials::skip_reason(roles),
         }
-        if shared.without.contains(feature) {
-            return Some(format!("requires {feature}, which --without names"));
+    }
+}
+
+/// Why a case cannot run here, if it cannot; decided before anything of it is sent.
+fn skip(shared: &Shared, case: &Case) -> Option<Skip> {
+    let place = match &shared.mode {
+        Mode::Embedded { .. } => Place::Embedded { without: &shared.without },
+        Mode::Outside { reset_command, .. } => {
+            Place::Outside { without: &shared.without, reset_command: reset_command.is_some() }
         }
-        if feature == "fresh-store" {
-            if let Mode::Outside { reset_command: None, .. } = shared.mode {
-                return Some("requires fresh-store: give --reset-command to run it against an outside server".into());
-            }
+    };
+    if let Some(reason) = crate::features::unavailable(&case.requires, place) {
+        return Some(Skip::Feature(reason));
+    }
+    // The embedded server has a user of every role.
+    if let Mode::Outside { endpoint, .. } = &shared.mode {
+        let missing = crate::credentials::missing(case, |role| endpoint.credentials.contains_key(role));
+        if !missing.is_empty() {
+            return Some(Skip::Credentials(missing));
         }
     }
     None
@@ -348,8 +442,9 @@ fn skipped_report(case: &Case, reason: &str) -> CaseReport {
     }
 }
 
-fn run_trial(shared: &Shared, case: Case) -> Result<Completion, Failed> {
-    if let Some(reason) = missing_feature(shared, &case) {
+fn run_trial(shared: &Shared, case: Case, skip: Option<Skip>) -> Result<Completion, Failed> {
+    if let Some(skip) = skip {
+        let reason = skip.reason();
         record(shared, skipped_report(&case, &reason));
         return Ok(Completion::ignored_with(reason));
     }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::model::Level;
 
@@ -13,17 +13,17 @@ use crate::model::Level;
 /// `conformance schema` prints the JSON Schema of case files; `conformance coverage` prints
 /// which parts of the interface the cases cover (`conformance coverage --help`).
 #[derive(Parser, Debug)]
-#[command(
-    name = "conformance",
-    version,
-    after_help = "Exit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, 2 when case files could not be loaded or the options are wrong."
-)]
+#[command(name = "conformance", version)]
 pub struct Cli {
     /// `{base_url}` of the implementation under test, e.g. http://localhost:8080/wp-json.
+    /// Before the first case the runner checks that {base_url}/{namespace} answers the
+    /// namespace index and that every --auth is accepted.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
 
-    /// A credential set cases refer to by NAME (`auth: NAME`); repeatable.
+    /// The credentials of a role (NAME: administrator, editor, author, contributor or
+    /// subscriber) that cases send with `auth: NAME`; repeatable. Cases that need a role
+    /// without credentials are skipped.
     #[arg(long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth)]
     pub auth: Vec<(String, String, String)>,
 
@@ -35,8 +35,8 @@ pub struct Cli {
     #[arg(long, default_value = "multilingual_language")]
     pub language_param: String,
 
-    /// Features the implementation lacks (comma-separated, e.g. geoloc,tickets): cases that
-    /// require them are skipped.
+    /// Features the implementation lacks (comma-separated, e.g. geoloc,tickets; the list is
+    /// below): cases that require them are skipped.
     #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
     pub without: Vec<String>,
 
@@ -71,6 +71,48 @@ pub struct Cli {
 
     #[command(flatten)]
     pub libtest: libtest_mimic::Arguments,
+}
+
+impl Cli {
+    /// The selection options given, for the message of a selection that matches nothing.
+    pub fn selection_text(&self) -> String {
+        let libtest = &self.libtest;
+        let mut parts = Vec::new();
+        if let Some(filter) = &libtest.filter {
+            parts.push(format!("the filter {filter:?}{}", if libtest.exact { " (--exact)" } else { "" }));
+        }
+        for skip in &libtest.skip {
+            parts.push(format!("--skip {skip:?}"));
+        }
+        if !self.level.is_empty() {
+            let levels: Vec<&str> = self.level.iter().map(|l| l.name()).collect();
+            parts.push(format!("--level {}", levels.join(",")));
+        }
+        if libtest.ignored {
+            parts.push("--ignored (no case is marked ignored)".into());
+        }
+        if parts.is_empty() {
+            "the selection".into()
+        } else {
+            format!("the selection ({})", parts.join(", "))
+        }
+    }
+}
+
+/// What `--help` prints after the options.
+fn after_help() -> String {
+    format!(
+        "{}\n{}\nExit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, \
+         2 when case files could not be loaded, the options are wrong or nothing was selected.",
+        crate::features::help(),
+        crate::credentials::help()
+    )
+}
+
+/// Parses the runner's command line (`args[0]` is the program name).
+pub fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+    let matches = Cli::command().after_help(after_help()).try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
 }
 
 fn parse_auth(text: &str) -> Result<(String, String, String), String> {

@@ -11,7 +11,12 @@
 //! - [`loader`]: finds case files, parses and validates them.
 //! - [`outcome`]: what running a case produced (plain data for the reports).
 //! - [`runner`]: runs one case against one endpoint: requests, matching, captures, cleanup.
+//! - [`preflight`]: before the first case against an outside server, the namespace index and
+//!   each credential set are checked once.
 //! - [`report`]: one module per format: terminal messages, the summary, JUnit XML, JSON.
+//! - [`features`]: the table of optional features (`requires`, `--without`) and whether a case
+//!   can run where it is about to.
+//! - [`credentials`]: the credential names (the five roles) and which of them a case needs.
 //! - [`expectations`]: lists of test names known to fail.
 //! - [`ids`]: `run_id` and the per-case `case_id`.
 //! - [`schema`]: the JSON Schema of case files, for editors.
@@ -26,13 +31,16 @@
 pub mod app;
 pub mod cli;
 pub mod coverage;
+pub mod credentials;
 pub mod expectations;
+pub mod features;
 pub mod ids;
 pub mod loader;
 pub mod matcher;
 pub mod model;
 pub mod outcome;
 pub mod pattern;
+pub mod preflight;
 pub mod report;
 pub mod runner;
 pub mod schema;

@@ -5,6 +5,20 @@
 
 use serde_json::{json, Value};
 
+/// Every form a `requires` entry may take: each feature and alias, plain and with `!`.
+fn requirement_names() -> Vec<String> {
+    let names = crate::features::FEATURES.iter().map(|f| f.name).chain(crate::features::ALIASES.iter().map(|a| a.0));
+    names.flat_map(|name| [name.to_string(), format!("!{name}")]).collect()
+}
+
+/// Every value `auth` may take.
+fn auth_names() -> Vec<String> {
+    use crate::credentials::{NONE, ROLES, WRONG_PASSWORD};
+    let roles = ROLES.iter().map(|r| r.to_string());
+    let wrong = ROLES.iter().map(|r| format!("{r}{WRONG_PASSWORD}"));
+    std::iter::once(NONE.to_string()).chain(roles).chain(wrong).collect()
+}
+
 /// The schema document.
 pub fn schema() -> Value {
     let strings = json!({"type": "array", "items": {"type": ["string", "number"]}});
@@ -31,9 +45,9 @@ pub fn schema() -> Value {
                 "enum": ["must", "should", "may"]
             },
             "requires": {
-                "description": "Features the implementation must have, e.g. geoloc, tickets, fresh-store; !name needs a server without that feature.",
+                "description": "Features the implementation must have (see `conformance --help`); !name needs a server without that feature.",
                 "type": "array",
-                "items": {"type": "string"}
+                "items": {"enum": requirement_names()}
             },
             "vars": {
                 "description": "Values available to templates as {{name}}; patterns when used in expectations.",
@@ -67,7 +81,7 @@ pub fn schema() -> Value {
                     "request": {"$ref": "#/$defs/request"},
                     "expect": {"$ref": "#/$defs/expect"},
                     "capture": {
-                        "description": "Variable name to a JSONPath into the body ($ is the whole body) or header:Name.",
+                        "description": "Variable name to a JSONPath into the body ($ is the whole body; it may hold {{templates}}) or header:Name.",
                         "type": "object",
                         "additionalProperties": {"type": "string"}
                     },
@@ -84,12 +98,12 @@ pub fn schema() -> Value {
                     "path": {"description": "Appended to {base_url}/{namespace}; \"\" is the namespace index.", "type": "string"},
                     "url": {"description": "Appended to the site address ({base_url} without its last segment).", "type": "string"},
                     "lang": {"description": "Send to the language-specific address {site}/{lang}{root}/{namespace}.", "type": "string"},
-                    "query": {"type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
+                    "query": {"description": "Parameter name (it may hold {{templates}}) to value.", "type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
                     "json": {"$ref": "#/$defs/data"},
-                    "form": {"type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
+                    "form": {"description": "Field name (it may hold {{templates}}) to value.", "type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
                     "body": {"description": "A raw body, sent as it is.", "type": "string"},
                     "headers": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
-                    "auth": {"description": "A credential set name, NAME:wrong-password (that user with a wrong password), or none.", "type": "string"}
+                    "auth": {"description": "A role, ROLE:wrong-password (that role's user with a wrong password), or none.", "enum": auth_names()}
                 },
                 "oneOf": [
                     {"required": ["path"], "not": {"required": ["url"]}},
@@ -104,13 +118,13 @@ pub fn schema() -> Value {
                     "headers": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pattern"}},
                     "json": {"$ref": "#/$defs/pattern"},
                     "paths": {
-                        "description": "JSONPath (RFC 9535) to the pattern every selected node must match.",
+                        "description": "JSONPath (RFC 9535; it may hold {{templates}}) to the pattern every selected node must match.",
                         "type": "object",
                         "additionalProperties": {"$ref": "#/$defs/pattern"}
                     }
                 }
             },
-            "data": {"description": "Any value; strings may hold {{templates}}."},
+            "data": {"description": "Any value; strings and object keys may hold {{templates}}."},
             "pattern": {
                 "anyOf": [
                     {"type": ["string", "number", "boolean", "null"]},

@@ -14,6 +14,9 @@ use serde_json::{json, Value};
 
 const NS: &str = "/wp-json/calendar/events/v1";
 
+/// The Authorization header of the user `refused` (password `x`), whom the mock turns away.
+const REFUSED: &str = "Basic cmVmdXNlZDp4";
+
 struct Mock {
     addr: SocketAddr,
     log: Arc<Mutex<Vec<String>>>,
@@ -63,6 +66,20 @@ async fn handle(request: Request<Body>, log: Arc<Mutex<Vec<String>>>, next: Arc<
     let body = axum::body::to_bytes(request.into_body(), 1 << 20).await.unwrap_or_default();
     let body = String::from_utf8_lossy(&body).into_owned();
     log.lock().unwrap().push(format!("{method} {path}"));
+    if auth.as_deref() == Some(REFUSED) {
+        return reply(
+            401,
+            "application/json",
+            json!({"code": "incorrect_password", "data": {"status": 401}}).to_string(),
+        );
+    }
+    if path.starts_with("/html/") {
+        return reply(404, "text/html; charset=UTF-8", "<!DOCTYPE html><title>Not found</title>".into());
+    }
+    if method == "GET" && (path == "/wp-json/" || path == "/wp-json") {
+        let index = json!({"namespaces": ["oembed/1.0", "calendar/events/v1", "wp/v2"], "routes": {}});
+        return reply(200, "application/json", index.to_string());
+    }
     let rest = path.strip_prefix(NS).unwrap_or("");
     match (method.as_str(), rest) {
         ("POST", "/things") => {
@@ -110,6 +127,8 @@ async fn handle(request: Request<Body>, log: Arc<Mutex<Vec<String>>>, next: Arc<
             200,
             "application/json",
             json!({
+                // The namespace index (what pre-flight looks at) is the echo plus its namespace.
+                "namespace": (path == NS).then_some("calendar/events/v1"),
                 "method": method,
                 "path": path,
                 "query": query,
@@ -297,6 +316,133 @@ fn the_embedded_server_runs_every_case_on_a_fresh_server() {
 }
 
 #[test]
+fn names_are_templates_in_values_keys_json_paths_and_regexes() {
+    let cases = fixtures("renamed");
+    let dir = cases.to_str().unwrap();
+    let renamed = ["--namespace", "/tribe/events/v1/", "--language-param", "wpml_language"];
+    for names in [&[][..], &renamed[..]] {
+        let output = conformance(&[&["--cases", dir][..], names].concat());
+        let out = text(&output);
+        assert_eq!(output.status.code(), Some(0), "{names:?}: {out}");
+        assert!(out.contains("conformance: must: 2/2"), "{names:?}: {out}");
+    }
+}
+
+#[test]
+fn optional_features_come_from_one_table() {
+    let cases = fixtures("features");
+    let dir = cases.to_str().unwrap();
+    // The old name of event-password still works, in --without and in `requires`.
+    let output = conformance(&["--cases", dir, "--without", "password-on-create"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        line_with(&out, &["under its old name", "ignored (requires event-password, which --without names)"]),
+        "{out}"
+    );
+    assert!(
+        line_with(
+            &out,
+            &["without a translation plugin", "ignored (requires a server without languages: the embedded"]
+        ),
+        "{out}"
+    );
+    assert!(
+        line_with(&out, &["needs a server without tickets", "... ok"]),
+        "the server is started without tickets: {out}"
+    );
+    assert!(out.contains("conformance: must: 2/2 (2 skipped)"), "{out}");
+
+    // An unknown name in --without is one line that lists the known ones, and nothing runs.
+    let output = conformance(&["--cases", dir, "--without", "geoloc,translations"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert_eq!(
+        out.trim(),
+        "error: unknown feature `translations` in --without: use fresh-store, geoloc, tickets, series, event-password \
+         or languages (password-on-create is another name for event-password)"
+    );
+
+    // `--help` lists them with their descriptions.
+    let out = text(&conformance(&["--help"]));
+    for line in
+        ["event-password  events take the write field password", "languages       a translation plugin is active"]
+    {
+        assert!(out.contains(line), "{out}");
+    }
+}
+
+#[test]
+fn unknown_names_in_case_files_are_load_errors() {
+    let cases = fixtures("load-errors");
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "unknown-names"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert!(out.contains("unknown-names.yaml:5:16: cases[0].requires[0]: unknown feature `translations`"), "{out}");
+}
+
+#[test]
+fn cases_that_need_missing_credentials_are_skipped_and_send_nothing() {
+    let report_path = temp("credentials.json");
+    let cases = fixtures("credentials");
+    let base = base_url();
+    let output = conformance(&[
+        "--cases",
+        cases.to_str().unwrap(),
+        "--base-url",
+        &base,
+        "--auth",
+        "editor=editor:editor-password",
+        "--json",
+        report_path.to_str().unwrap(),
+    ]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    // The run starts with one line about it (on standard error, which libtest leaves alone).
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "note: no credentials for author and subscriber: 2 cases that need them are skipped (give --auth ROLE=USER:PASSWORD)"
+    );
+    assert!(
+        line_with(
+            &out,
+            &["needs author in its second step", "ignored (needs credentials for author: give --auth author="]
+        ),
+        "{out}"
+    );
+    assert!(line_with(&out, &["only in its cleanup", "ignored (needs credentials for subscriber"]), "{out}");
+    assert!(out.contains("conformance: must: 1/1 (2 skipped)"), "{out}");
+    let report = read_json(&report_path);
+    let skipped = case(&report, "roles::needs author in its second step");
+    assert_eq!(skipped["outcome"], "skipped");
+    assert_eq!(skipped["reason"], "needs credentials for author: give --auth author=USER:PASSWORD");
+    let log = mock().log.lock().unwrap().clone();
+    assert!(log.iter().any(|l| l.ends_with("/creds/sent")), "{log:?}");
+    assert!(!log.iter().any(|l| l.contains("/creds/never-sent")), "a skipped case sent a request: {log:?}");
+}
+
+#[test]
+fn credential_names_are_checked() {
+    let cases = fixtures("credentials");
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "--base-url", &base_url(), "--auth", "admin=a:b"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert_eq!(
+        out.trim(),
+        "error: unknown credential name `admin` in --auth: use administrator, editor, author, contributor, subscriber"
+    );
+    let cases = fixtures("load-errors");
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "unknown-names"]);
+    let out = text(&output);
+    assert!(
+        out.contains("unknown-names.yaml:11:35: cases[1].steps[0].request.auth: unknown credential name `admin`"),
+        "{out}"
+    );
+}
+
+#[test]
 fn libtest_arguments_work() {
     let cases = fixtures("embedded");
     let dir = cases.to_str().unwrap();
@@ -309,8 +455,62 @@ fn libtest_arguments_work() {
     let output = conformance(&["--cases", dir, "--skip", "category", "--test-threads", "1", "--level", "must"]);
     let out = text(&output);
     assert!(out.contains("2 passed; 0 failed; 0 ignored; 0 measured; 1 filtered out"), "{out}");
-    let output = conformance(&["--cases", dir, "--level", "may"]);
-    assert!(text(&output).contains("running 0 tests"));
+}
+
+/// Runs the binary from `dir` (for the default `cases` folder).
+fn conformance_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the conformance binary runs")
+}
+
+#[test]
+fn nothing_to_run_is_an_error() {
+    let expect_2 = |output: Output, message: &str| {
+        let out = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{out}");
+        assert_eq!(out.trim().lines().count(), 1, "one line: {out}");
+        assert!(out.contains(message), "{out}");
+    };
+    // No cases folder (the default one, from a folder that has none).
+    let empty = temp("empty-folder");
+    std::fs::create_dir_all(&empty).unwrap();
+    expect_2(conformance_in(&empty, &[]), "error: no cases folder at cases: run from the repository's root");
+    // A folder without case files, and case files without cases.
+    expect_2(conformance(&["--cases", empty.to_str().unwrap()]), "no case file in");
+    let hollow = temp("hollow");
+    std::fs::create_dir_all(&hollow).unwrap();
+    std::fs::write(hollow.join("none.yaml"), "level: must\ncases: []\n").unwrap();
+    expect_2(conformance(&["--cases", hollow.to_str().unwrap()]), "hold no case: nothing to run");
+    // A selection that matches nothing: filter, --exact, --skip, --level, --ignored.
+    let cases = fixtures("embedded");
+    let dir = cases.to_str().unwrap();
+    for selection in [
+        &["no-such-case"][..],
+        &["--exact", "reference::"],
+        &["--skip", "reference::"],
+        &["--level", "may"],
+        &["--ignored"],
+    ] {
+        let output = conformance(&[&["--cases", dir][..], selection].concat());
+        expect_2(output, "matches none of the 3 cases in");
+    }
+    let output = conformance(&["--cases", dir, "--level", "should,may", "--skip", "x", "nothing"]);
+    expect_2(output, "error: the selection (the filter \"nothing\", --skip \"x\", --level should,may) matches none");
+}
+
+#[test]
+fn the_cargo_test_gate_passes_an_empty_selection() {
+    use conformance::app::{run, run_with, EmptySelection};
+    let cases = fixtures("embedded");
+    let args =
+        || ["conformance", "--quiet", "--cases", cases.to_str().unwrap(), "no-such-case"].map(Into::into).to_vec();
+    assert_eq!(run_with(args(), "cases".into(), EmptySelection::Pass), 0);
+    assert_eq!(run_with(args(), "cases".into(), EmptySelection::Error), 2);
+    assert_eq!(run(args(), "cases".into()), 2, "the binary's way is the default");
 }
 
 #[test]
@@ -323,15 +523,74 @@ fn wrong_options_exit_with_2() {
     assert_eq!(conformance(&["--base-url", "ftp://x"]).status.code(), Some(2));
 }
 
+/// Runs the embedded fixture against `base` with `extra` options; pre-flight must stop it with
+/// exit status 2 and one line containing every needle, before any case is sent.
+fn stopped_by_preflight(base: &str, extra: &[&str], needles: &[&str]) {
+    let cases = fixtures("embedded");
+    let output = conformance(&[&["--cases", cases.to_str().unwrap(), "--base-url", base][..], extra].concat());
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert_eq!(out.trim().lines().count(), 1, "one line: {out}");
+    for needle in needles {
+        assert!(out.contains(needle), "no {needle:?} in: {out}");
+    }
+    let log = mock().log.lock().unwrap().clone();
+    assert!(!log.iter().any(|l| l.contains("/categories")), "a case was sent: {log:?}");
+}
+
 #[test]
-fn network_failures_are_errors_not_panics() {
+fn preflight_stops_when_the_server_is_unreachable() {
     // A port nothing listens on: bind one, note it, drop it.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let cases = fixtures("load-errors");
     let base = format!("http://127.0.0.1:{port}/wp-json");
-    let output = conformance(&["--cases", cases.to_str().unwrap(), "--base-url", &base, "good"]);
-    let out = text(&output);
-    assert_eq!(output.status.code(), Some(101), "{out}");
-    assert!(out.contains("error: could not connect"), "{out}");
-    assert!(!out.contains("panicked"), "{out}");
+    stopped_by_preflight(
+        &base,
+        &[],
+        &[&format!(
+            "error: pre-flight: cannot reach the implementation: could not connect: {base}/calendar/events/v1: Connection refused"
+        )],
+    );
+}
+
+#[test]
+fn preflight_stops_at_a_wrong_address_and_says_why() {
+    let base = base_url();
+    let host = format!("http://{}", mock().addr);
+    stopped_by_preflight(
+        &format!("{base}/calendar/events/v1"),
+        &[],
+        &[
+            &format!(
+                "GET {base}/calendar/events/v1/calendar/events/v1 answered 200 with JSON that is not a namespace index"
+            ),
+            "expected 200 with the namespace index of calendar/events/v1",
+            &format!("--base-url already ends with the namespace: give --base-url {base}"),
+        ],
+    );
+    stopped_by_preflight(&format!("{host}/html"), &[], &["answered 404 with an HTML page"]);
+    stopped_by_preflight(
+        &base,
+        &["--namespace", "calendar/events/v2"],
+        &[
+            "expected 200 with the namespace index of calendar/events/v2",
+            "lists the namespace calendar/events/v1: give --namespace calendar/events/v1",
+        ],
+    );
+    stopped_by_preflight(
+        &host,
+        &[],
+        &[&format!("the API answers under the REST root /wp-json: give --base-url {base}")],
+    );
+}
+
+#[test]
+fn preflight_stops_when_credentials_are_refused() {
+    stopped_by_preflight(
+        &base_url(),
+        &["--auth", "editor=editor:editor-password", "--auth", "author=refused:x"],
+        &[
+            "pre-flight: the credentials for author were refused",
+            "as refused answered 401 with code incorrect_password",
+        ],
+    );
 }

@@ -37,7 +37,7 @@ fn the_committed_schema_is_the_printed_one() {
 fn every_case_file_validates() {
     let (schemas, index) = compiled();
     let mut files = yaml_files(&root().join("cases"));
-    for fixture in ["pass", "fail", "embedded"] {
+    for fixture in ["pass", "fail", "embedded", "renamed", "features", "credentials"] {
         files.extend(yaml_files(&root().join("conformance/tests/fixtures").join(fixture)));
     }
     assert!(!files.is_empty());
@@ -60,6 +60,8 @@ fn the_schema_rejects_what_the_loader_rejects() {
         "cases: [{name: a, steps: [{request: {path: /}, expect: {json: {$typo: 1}}}]}]",
         "cases: [{name: a, steps: [{request: {path: /}, expect: {json: {$any: false}}}]}]",
         "cases: [{name: a, steps: [{request: {path: /}, repeat: 2, foreach: x}]}]",
+        "cases: [{name: a, requires: [tikets], steps: [{request: {path: /}}]}]",
+        "cases: [{name: a, steps: [{request: {path: /, auth: admin}}]}]",
     ];
     for text in bad {
         let value: serde_json::Value = serde_yaml_ng::from_str(text).unwrap();
@@ -86,4 +88,39 @@ fn the_whole_file_examples_of_the_documentation_load_and_validate() {
         checked += 1;
     }
     assert!(checked >= 2, "only {checked} whole-file examples found");
+}
+
+/// The name filters the documentation shows (`… --test suite -- 'FILTER'`, `conformance -- 'FILTER'`).
+fn documented_filters(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        for marker in ["--test suite -- '", "-p conformance -- '"] {
+            if let Some(at) = line.find(marker) {
+                let rest = &line[at + marker.len()..];
+                if let Some(end) = rest.find('\'') {
+                    out.push(rest[..end].to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_filter_examples_of_the_documentation_match_cases() {
+    let mut names = Vec::new();
+    for item in conformance::loader::load_dir(&root().join("cases")).expect("cases/") {
+        if let conformance::model::Loaded::File(file) = item {
+            names.extend(file.cases.into_iter().map(|c| c.name));
+        }
+    }
+    let mut checked = 0;
+    for doc in ["README.md", "docs/case-format.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).expect("the document");
+        for filter in documented_filters(&text) {
+            assert!(names.iter().any(|n| n.contains(&filter)), "{doc}: the filter {filter:?} matches no case");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} filter examples found");
 }

@@ -12,7 +12,8 @@ pub fn render(run_id: &str, reports: &[CaseReport]) -> Value {
         .levels
         .iter()
         .map(|(level, c)| {
-            (level.name().to_string(), json!({"passed": c.passed, "failed": c.failed, "skipped": c.skipped}))
+            let counts = json!({"passed": c.passed, "failed": c.failed, "skipped": c.skipped, "percent": c.percent()});
+            (level.name().to_string(), counts)
         })
         .collect();
     let cases: Vec<Value> = reports
