@@ -8,14 +8,16 @@
 //! What a case touches is read from its `steps` (its `cleanup` checks nothing, so it counts for
 //! nothing):
 //! - the route and method a step addresses: its `path` (or a `url` inside the namespace, the
-//!   `?rest_route=` form included), with every `{{...}}` stood in for by a value that fits
+//!   `?rest_route=` form included), with `{{namespace}}` and `{{language_param}}` filled in
+//!   from the options and every other `{{...}}` stood in for by a value that fits
 //!   `<id>` (then `<slug>`), resolved with [`interface::match_route`]; the method is the
 //!   request's, or the literal `_method` query value or `X-HTTP-Method-Override` header when
 //!   present, as the server treats them;
 //! - on a list route, the query keys (`key[]` and `key[sub]` count as `key`);
 //! - on a create or update, the top-level keys of the `json` or `form` body;
-//! - on any route, `multilingual_language` (or the `--language-param` name) among the query keys
-//!   or top-level body keys counts as the language parameter of the route's family;
+//! - on any route, `multilingual_language` (or the `--language-param` name, or the key
+//!   `{{language_param}}`) among the query keys or top-level body keys counts as the language
+//!   parameter of the route's family;
 //! - the error codes a step expects: a literal `code` in `expect.json` or `expect.paths` (`$.code`),
 //!   and literal `data.details.<param>.code` values (error codes that come inside another one).
 //!
@@ -27,10 +29,10 @@ use reference_server::interface::{self, Method, Op, Resource, Route, ERRORS, ROU
 
 use crate::model::{Body, CaseFile, Request, Step, Target};
 use crate::template::{Part, Template};
-use crate::yaml::{Node, NodeKind};
+use crate::yaml::{Key, Node, NodeKind};
 
 /// The name cases give the language parameter (the runner renames it to `--language-param`).
-pub const LANGUAGE_KEY: &str = "multilingual_language";
+pub const LANGUAGE_KEY: &str = crate::template::DEFAULT_LANGUAGE_PARAM;
 
 /// What the coverage depends on beyond the cases.
 #[derive(Clone, Debug)]
@@ -43,7 +45,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { namespace: "calendar/events/v1".into(), language_param: LANGUAGE_KEY.into() }
+        Options { namespace: crate::template::DEFAULT_NAMESPACE.into(), language_param: LANGUAGE_KEY.into() }
     }
 }
 
@@ -307,7 +309,7 @@ fn touch_step(coverage: &mut Coverage, case: &str, index: usize, step: &Step, op
         coverage.touch(SectionKind::Errors, "", &code, None, case);
     }
     let request = &step.request;
-    let Some(address) = address(request, &options.namespace) else {
+    let Some(address) = address(request, options) else {
         coverage.unresolved.push(Unresolved {
             case: case.to_string(),
             step: format!("steps[{index}]"),
@@ -320,9 +322,9 @@ fn touch_step(coverage: &mut Coverage, case: &str, index: usize, step: &Step, op
         return;
     };
     let route = address.route;
-    let mut query_keys: Vec<String> = request.query.iter().map(|(k, _)| bare_key(k)).collect();
+    let mut query_keys: Vec<String> = request.query.iter().map(|(k, _)| key_name(k, options)).collect();
     query_keys.extend(address.query.iter().map(|(k, _)| bare_key(k)));
-    let body_keys = body_keys(&request.body);
+    let body_keys = body_keys(&request.body, options);
     let is_language = |key: &String| key == LANGUAGE_KEY || *key == options.language_param;
 
     if query_keys.iter().chain(&body_keys).any(is_language) {
@@ -357,12 +359,17 @@ fn bare_key(key: &str) -> String {
     key.split('[').next().unwrap_or(key).to_string()
 }
 
-fn body_keys(body: &Body) -> Vec<String> {
+/// The parameter a key of request data names, its built-in names filled in.
+fn key_name(key: &Key, options: &Options) -> String {
+    bare_key(&fill(&key.template, PLACEHOLDERS[1], options))
+}
+
+fn body_keys(body: &Body, options: &Options) -> Vec<String> {
     match body {
         Body::Json(Node { kind: NodeKind::Object(entries), .. }) => {
-            entries.iter().map(|(k, _)| k.text.clone()).collect()
+            entries.iter().map(|(k, _)| fill(&k.template, PLACEHOLDERS[1], options)).collect()
         }
-        Body::Form(entries) => entries.iter().map(|(k, _)| bare_key(k)).collect(),
+        Body::Form(entries) => entries.iter().map(|(k, _)| key_name(k, options)).collect(),
         _ => Vec::new(),
     }
 }
@@ -381,7 +388,7 @@ fn effective_method(request: &Request, url_query: &[(String, String)]) -> Option
     let from_query = request
         .query
         .iter()
-        .find(|(k, _)| k == "_method")
+        .find(|(k, _)| k.text == "_method")
         .and_then(|(_, v)| literal(v))
         .or_else(|| url_query.iter().find(|(k, _)| k == "_method").map(|(_, v)| v.clone()));
     let from_header = || {
@@ -411,11 +418,11 @@ fn expected_codes(step: &Step) -> Vec<String> {
             }
         }
     }
-    for (path, _, value) in &step.expect.paths {
+    for (path, value) in &step.expect.paths {
         let Some(code) = literal(value) else {
             continue;
         };
-        let segments = path_segments(path);
+        let segments = path_segments(&path.source);
         let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
         if matches!(segments.as_slice(), ["code"] | ["data", "details", _, "code"]) {
             found.push(code);
@@ -465,13 +472,19 @@ struct Address {
     query: Vec<(String, String)>,
 }
 
-/// The text of a template with every expression replaced by `placeholder`.
-fn fill(template: &Template, placeholder: &str) -> String {
+/// The text of a template with `{{namespace}}` and `{{language_param}}` filled in from the
+/// options and every other expression replaced by `placeholder`.
+fn fill(template: &Template, placeholder: &str, options: &Options) -> String {
     template
         .parts
         .iter()
         .map(|part| match part {
             Part::Lit(text) => text.as_str(),
+            Part::Expr(expr) if expr.access.is_empty() && expr.filters.is_empty() => match expr.variable() {
+                Some("namespace") => options.namespace.trim_matches('/'),
+                Some("language_param") => options.language_param.as_str(),
+                _ => placeholder,
+            },
             Part::Expr(_) => placeholder,
         })
         .collect()
@@ -522,26 +535,28 @@ fn route_for(candidates: &[String]) -> Option<&'static Route> {
 }
 
 /// The route a `path` template names (relative to the namespace, templates stood in for).
-pub fn route_of_path(template: &Template) -> Option<&'static Route> {
-    let candidates: Vec<String> = PLACEHOLDERS.iter().map(|p| split_query(&fill(template, p)).0.to_string()).collect();
+pub fn route_of_path(template: &Template, options: &Options) -> Option<&'static Route> {
+    let candidates: Vec<String> =
+        PLACEHOLDERS.iter().map(|p| split_query(&fill(template, p, options)).0.to_string()).collect();
     route_for(&candidates)
 }
 
 /// Stand-ins for `{{...}}`: one that fits `<id>`, then one that fits `<slug>` only.
 const PLACEHOLDERS: [&str; 2] = ["1", "x"];
 
-fn address(request: &Request, namespace: &str) -> Option<Address> {
+fn address(request: &Request, options: &Options) -> Option<Address> {
+    let namespace = options.namespace.as_str();
     match &request.target {
         Target::Path(template) => {
-            let route = route_of_path(template)?;
-            let (_, query) = split_query(&fill(template, PLACEHOLDERS[0]));
+            let route = route_of_path(template, options)?;
+            let (_, query) = split_query(&fill(template, PLACEHOLDERS[0], options));
             Some(Address { route, query })
         }
         Target::Url(template) => {
             let mut candidates = Vec::new();
             let mut query = Vec::new();
             for placeholder in PLACEHOLDERS {
-                let text = fill(template, placeholder);
+                let text = fill(template, placeholder, options);
                 let (path, pairs) = split_query(&text);
                 let inside = after_namespace(path, namespace).or_else(|| {
                     let route = pairs.iter().find(|(k, _)| k == "rest_route").map(|(_, v)| v.as_str())?;
@@ -582,7 +597,7 @@ mod tests {
     use reference_server::interface::Target as RouteTarget;
 
     fn route(path: &str) -> Option<(Resource, RouteTarget)> {
-        route_of_path(&Template::parse(path).unwrap()).map(|r| (r.resource, r.target))
+        route_of_path(&Template::parse(path).unwrap(), &Options::default()).map(|r| (r.resource, r.target))
     }
 
     #[test]
@@ -614,7 +629,7 @@ mod tests {
             headers: Vec::new(),
             auth: None,
         };
-        address(&request, "calendar/events/v1").map(|a| (a.route.resource, a.route.target))
+        address(&request, &Options::default()).map(|a| (a.route.resource, a.route.target))
     }
 
     #[test]
@@ -760,6 +775,37 @@ cases:
         let c = compute(&[file], &options);
         assert_eq!(count(&c, "GET /tags: lang"), 1);
         assert!(c.item("GET /tags: multilingual_language").is_none());
+    }
+
+    #[test]
+    fn the_built_in_names_count_as_what_they_name() {
+        let source = r#"
+level: must
+cases:
+  - name: a
+    steps:
+      - request: {path: /tags, query: {"{{language_param}}": fr}}
+      - request: {method: POST, path: /venues, json: {"{{language_param}}": fr, venue: x}}
+      - request: {method: POST, path: /organizers, form: {"{{language_param}}": fr}}
+      - request: {url: "/wp-json/{{namespace}}/doc"}
+      - request: {url: "/?rest_route=/{{namespace}}/events/{{id}}"}
+    vars: {id: 1}
+"#;
+        for options in
+            [Options::default(), Options { namespace: "tribe/events/v1".into(), language_param: "lang".into() }]
+        {
+            let Loaded::File(file) = load_source("f", "f.yaml", source) else { panic!() };
+            let c = compute(&[file], &options);
+            let lang = &options.language_param;
+            assert_eq!(count(&c, &format!("GET /tags: {lang}")), 1, "{options:?}");
+            assert_eq!(count(&c, &format!("GET /venues: {lang}")), 1, "{options:?}");
+            assert_eq!(count(&c, "venues create: venue"), 1, "{options:?}");
+            assert!(c.item(&format!("venues create: {lang}")).is_none());
+            assert_eq!(count(&c, &format!("GET /organizers: {lang}")), 1, "{options:?}");
+            assert_eq!(count(&c, "GET /doc"), 1, "{options:?}");
+            assert_eq!(count(&c, "GET /events/<id>"), 1, "{options:?}");
+            assert!(c.unresolved.is_empty(), "{:?}", c.unresolved);
+        }
     }
 
     #[test]

@@ -10,11 +10,11 @@ use serde::Deserialize;
 use serde_json_path::JsonPath;
 
 use crate::model::{
-    Body, Capture, Case, CaseFile, Expect, FileError, Level, Loaded, LocatedError, Request, Step, Target,
+    Body, Capture, Case, CaseFile, Expect, FileError, Level, Loaded, LocatedError, PathExpr, Request, Step, Target,
 };
 use crate::pattern;
-use crate::template::{Template, BUILTINS};
-use crate::yaml::{self, Located, Map, Node, NodeKind, Text, Tpl};
+use crate::template::{self, Part, Template, BUILTINS};
+use crate::yaml::{self, Key, Located, Map, Node, NodeKind, Text, Tpl};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -307,11 +307,29 @@ fn check_template_vars(id: usize, template: &Template, scope: &BTreeSet<String>,
 }
 
 fn check_node_vars(node: &Node, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) {
-    node.walk(&mut |n| {
-        if let NodeKind::Str(template) = &n.kind {
-            check_template_vars(n.id, template, scope, case, issues);
+    node.walk(&mut |n| match &n.kind {
+        NodeKind::Str(template) => check_template_vars(n.id, template, scope, case, issues),
+        NodeKind::Object(entries) => {
+            for (key, _) in entries {
+                check_template_vars(key.id, &key.template, scope, case, issues);
+            }
         }
+        _ => {}
     });
+}
+
+/// A key of request data (`query`, `form`) or `paths`, parsed as a template and checked.
+fn templated_key(text: Text, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Key {
+    match Key::parse(&text) {
+        Ok(key) => {
+            check_template_vars(key.id, &key.template, scope, case, issues);
+            key
+        }
+        Err(message) => {
+            issues.push(Issue { id: text.id, message });
+            Key::literal(&text.text)
+        }
+    }
 }
 
 fn check_pattern(node: &Node, issues: &mut Vec<Issue>) {
@@ -320,20 +338,63 @@ fn check_pattern(node: &Node, issues: &mut Vec<Issue>) {
     }
 }
 
-fn parse_json_path(text: &Text, issues: &mut Vec<Issue>) -> Option<JsonPath> {
-    match JsonPath::parse(&text.text) {
-        Ok(path) => Some(path),
-        Err(e) => {
-            issues.push(Issue {
-                id: text.id,
-                message: format!(
-                    "bad JSONPath `{}`: {e} (write RFC 9535 paths such as `$.id` or `$[0].venue.id`)",
-                    text.text
-                ),
-            });
-            None
+/// Stand-ins for a variable that is not a built-in when a templated JSONPath is checked at load
+/// time: one that fits an index (`$.events[{{i}}]`), one that fits a name (`$.{{key}}`).
+const PATH_PLACEHOLDERS: [&str; 2] = ["1", "x"];
+
+/// The text of `template` with each expression replaced: a plain built-in by a plausible
+/// value of it, anything else by `placeholder`.
+fn sample_text(template: &Template, placeholder: &str) -> String {
+    let mut out = String::new();
+    for part in &template.parts {
+        match part {
+            Part::Lit(text) => out.push_str(text),
+            Part::Expr(expr) => {
+                let sample = expr.variable().filter(|_| expr.access.is_empty()).and_then(template::sample);
+                out.push_str(sample.unwrap_or(placeholder));
+            }
         }
     }
+    out
+}
+
+fn bad_json_path(text: &str, shown: &str, e: impl std::fmt::Display) -> String {
+    let filled = if shown == text { String::new() } else { format!(" (filled in as `{shown}`)") };
+    format!("bad JSONPath `{text}`{filled}: {e} (write RFC 9535 paths such as `$.id` or `$[0].venue.id`)")
+}
+
+/// Parses a JSONPath of `paths` or `capture`. One with templates is checked with plausible
+/// values (see [`sample_text`]) and compiled when the step runs.
+fn parse_json_path(text: &Text, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Option<PathExpr> {
+    let template = match Template::parse(&text.text) {
+        Ok(template) => template,
+        Err(message) => {
+            issues.push(Issue { id: text.id, message });
+            return None;
+        }
+    };
+    if template.is_literal() {
+        return match JsonPath::parse(&text.text) {
+            Ok(path) => Some(PathExpr { source: text.text.clone(), template, compiled: Some(path) }),
+            Err(e) => {
+                issues.push(Issue { id: text.id, message: bad_json_path(&text.text, &text.text, e) });
+                None
+            }
+        };
+    }
+    check_template_vars(text.id, &template, scope, case, issues);
+    let mut first_error = None;
+    for placeholder in PATH_PLACEHOLDERS {
+        let sample = sample_text(&template, placeholder);
+        match JsonPath::parse(&sample) {
+            Ok(_) => return Some(PathExpr { source: text.text.clone(), template, compiled: None }),
+            Err(e) => {
+                first_error.get_or_insert_with(|| bad_json_path(&text.text, &sample, e));
+            }
+        }
+    }
+    issues.push(Issue { id: text.id, message: first_error.unwrap_or_default() });
+    None
 }
 
 fn is_token(method: &str) -> bool {
@@ -401,7 +462,7 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
     let mut query = Vec::new();
     for (key, value) in raw.query.map(|m| m.entries).unwrap_or_default() {
         check_node_vars(&value, &local, case, issues);
-        query.push((key.text, value));
+        query.push((templated_key(key, &local, case, issues), value));
     }
     let bodies = [raw.json.is_some(), raw.form.is_some(), raw.body.is_some()].iter().filter(|b| **b).count();
     if bodies > 1 {
@@ -417,7 +478,7 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
         let mut out = Vec::new();
         for (key, value) in form.entries {
             check_node_vars(&value, &local, case, issues);
-            out.push((key.text, value));
+            out.push((templated_key(key, &local, case, issues), value));
         }
         Body::Form(out)
     } else if let Some(body) = raw.body {
@@ -461,8 +522,8 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
         for (key, value) in raw.paths.map(|m| m.entries).unwrap_or_default() {
             check_node_vars(&value, &local, case, issues);
             check_pattern(&value, issues);
-            if let Some(path) = parse_json_path(&key, issues) {
-                expect.paths.push((key.text, path, value));
+            if let Some(path) = parse_json_path(&key, &local, case, issues) {
+                expect.paths.push((path, value));
             }
         }
     }
@@ -484,8 +545,8 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
                 });
             }
             capture.push((name.text.clone(), Capture::Header(header.to_string())));
-        } else if let Some(path) = parse_json_path(&source, issues) {
-            capture.push((name.text.clone(), Capture::Path(source.text.clone(), path)));
+        } else if let Some(path) = parse_json_path(&source, &local, case, issues) {
+            capture.push((name.text.clone(), Capture::Path(path)));
         }
         scope.insert(name.text);
     }
@@ -611,6 +672,70 @@ cases:
             "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        expect:\n          paths: {\"$$x\": 1}\n",
             7,
             "bad JSONPath",
+        );
+    }
+
+    #[test]
+    fn keys_and_json_paths_may_hold_templates() {
+        let source = r#"
+level: must
+cases:
+  - name: a
+    steps:
+      - request: {path: "", query: {"{{language_param}}": fr}, json: {"k{{case_id}}": 1}}
+        expect:
+          json: {routes: {"/{{namespace}}/events": {methods: {$contains: [GET]}}}}
+          paths: {"$.routes['/{{namespace}}/events'].methods": {$len: 2}, "$.list[{{n}}]": 1, "$.{{k}}": 2}
+        capture: {m: "$.routes['/{{namespace}}'].methods"}
+    vars: {n: 1, k: key}
+"#;
+        let Loaded::File(file) = load_source("x", "x.yaml", source) else { panic!("{source}") };
+        let step = &file.cases[0].steps[0];
+        assert_eq!(step.request.query[0].0.text, "{{language_param}}");
+        assert!(!step.request.query[0].0.template.is_literal());
+        assert_eq!(step.expect.paths.len(), 3);
+        assert!(step.expect.paths.iter().all(|(p, _)| p.compiled.is_none()), "compiled when run");
+        let mut env = crate::template::Env::new(chrono::Utc::now());
+        env.set("namespace", crate::template::Binding::Data(serde_json::json!("tribe/events/v1")));
+        let compiled = step.expect.paths[0].0.resolve(&env).unwrap();
+        let body = serde_json::json!({"routes": {"/tribe/events/v1/events": {"methods": ["GET", "POST"]}}});
+        assert_eq!(compiled.query(&body).all(), vec![&serde_json::json!(["GET", "POST"])]);
+    }
+
+    #[test]
+    fn templated_keys_and_paths_are_checked_when_loading() {
+        // An unknown variable in a key of a pattern, of a query, of `paths` and of a capture.
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        expect:\n          json: {\"/{{namespac}}/events\": 1}\n",
+            7,
+            "unknown variable `namespac`",
+        );
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, query: {\"{{lang}}\": 1}}\n",
+            5,
+            "unknown variable `lang`",
+        );
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        expect:\n          paths: {\"$.a['{{nope}}']\": 1}\n",
+            7,
+            "unknown variable `nope`",
+        );
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        capture: {x: \"$.a['{{nope}}']\"}\n",
+            6,
+            "unknown variable `nope`",
+        );
+        // A path that does not parse whatever the template gives, and template syntax in a key.
+        let e = one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        expect:\n          paths: {\"$.routes['/{{namespace}}'\": 1}\n",
+            7,
+            "bad JSONPath",
+        );
+        assert!(e.message.contains("filled in as `$.routes['/calendar/events/v1'`"), "{}", e.message);
+        one_error(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, json: {\"{{x\": 1}}\n",
+            5,
+            "unclosed",
         );
     }
 

@@ -8,8 +8,8 @@ use std::fmt;
 
 use serde_json_path::JsonPath;
 
-use crate::template::Template;
-use crate::yaml::Node;
+use crate::template::{Env, Template};
+use crate::yaml::{Key, Node};
 
 /// How much a case weighs in the verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -123,11 +123,34 @@ pub struct Step {
     pub foreach: Option<String>,
 }
 
+/// A JSONPath as written in a case file: compiled at load time, or, when it holds templates
+/// (`$.routes['/{{namespace}}/events']`), checked at load time and compiled once rendered.
+#[derive(Debug)]
+pub struct PathExpr {
+    /// The text as written, for messages.
+    pub source: String,
+    pub template: Template,
+    /// The compiled path when `source` has no templates.
+    pub compiled: Option<JsonPath>,
+}
+
+impl PathExpr {
+    /// The path to query with, its templates filled in from `env`.
+    pub fn resolve(&self, env: &Env) -> Result<JsonPath, String> {
+        if let Some(path) = &self.compiled {
+            return Ok(path.clone());
+        }
+        let text = env.render_text(&self.template).map_err(|e| format!("template error: {e}"))?;
+        JsonPath::parse(&text)
+            .map_err(|e| format!("the JSONPath `{}` gives `{text}`, which does not parse: {e}", self.source))
+    }
+}
+
 /// Where a captured value comes from.
 #[derive(Debug)]
 pub enum Capture {
-    /// A JSONPath into the body (source text kept for messages).
-    Path(String, JsonPath),
+    /// A JSONPath into the body.
+    Path(PathExpr),
     /// A response header.
     Header(String),
 }
@@ -137,7 +160,8 @@ pub struct Request {
     pub method: String,
     pub target: Target,
     pub lang: Option<Template>,
-    pub query: Vec<(String, Node)>,
+    /// Keys may hold templates.
+    pub query: Vec<(Key, Node)>,
     pub body: Body,
     pub headers: Vec<(String, Template)>,
     pub auth: Option<String>,
@@ -156,7 +180,8 @@ pub enum Target {
 pub enum Body {
     None,
     Json(Node),
-    Form(Vec<(String, Node)>),
+    /// Keys may hold templates.
+    Form(Vec<(Key, Node)>),
     Raw(Template),
 }
 
@@ -165,5 +190,5 @@ pub struct Expect {
     pub status: Option<Node>,
     pub headers: Vec<(String, Node)>,
     pub json: Option<Node>,
-    pub paths: Vec<(String, JsonPath, Node)>,
+    pub paths: Vec<(PathExpr, Node)>,
 }

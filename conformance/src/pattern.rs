@@ -8,7 +8,7 @@ use regex::Regex;
 use serde_json::{Map, Number, Value};
 
 use crate::template::{Env, Resolved};
-use crate::yaml::{Node, NodeKind, Text};
+use crate::yaml::{Key, Node, NodeKind};
 
 /// A pattern ready to be matched.
 #[derive(Clone, Debug)]
@@ -169,17 +169,25 @@ struct Builder<'e> {
 
 fn has_templates(node: &Node) -> bool {
     let mut found = false;
-    node.walk(&mut |n| {
-        if let NodeKind::Str(t) = &n.kind {
-            if !t.is_literal() {
-                found = true;
-            }
-        }
+    node.walk(&mut |n| match &n.kind {
+        NodeKind::Str(t) if !t.is_literal() => found = true,
+        NodeKind::Object(entries) if entries.iter().any(|(k, _)| !k.template.is_literal()) => found = true,
+        _ => {}
     });
     found
 }
 
 impl Builder<'_> {
+    /// A plain key (not a matcher) with its templates filled in; `$$name` is the literal key
+    /// `$name`. A key made by a template is always a plain key, whatever it renders to.
+    fn key(&self, key: &Key) -> Result<String, PatternError> {
+        let Some(env) = self.env else {
+            return Ok(unescape_key(&key.text));
+        };
+        let text = env.render_key(key).map_err(|e| PatternError { id: key.id, message: e.0 })?;
+        Ok(if key.text.starts_with("$$") { unescape_key(&text) } else { text })
+    }
+
     fn pattern(&self, node: &Node) -> Result<Pat, PatternError> {
         match &node.kind {
             NodeKind::Null => Ok(Pat::Eq(Value::Null)),
@@ -202,11 +210,11 @@ impl Builder<'_> {
                 Ok(Pat::Array(items.iter().map(|item| self.pattern(item)).collect::<Result<_, _>>()?))
             }
             NodeKind::Object(entries) => {
-                let matchers: Vec<&(Text, Node)> = entries.iter().filter(|(k, _)| is_matcher_key(&k.text)).collect();
+                let matchers: Vec<&(Key, Node)> = entries.iter().filter(|(k, _)| is_matcher_key(&k.text)).collect();
                 if matchers.is_empty() {
                     let mut out = Vec::new();
                     for (key, value) in entries {
-                        out.push((unescape_key(&key.text), self.pattern(value)?));
+                        out.push((self.key(key)?, self.pattern(value)?));
                     }
                     return Ok(Pat::Object(out));
                 }
@@ -261,7 +269,7 @@ impl Builder<'_> {
         err(arg.id, format!("`{key}` takes a list of patterns, e.g. `{key}: [1, 2]`"))
     }
 
-    fn matcher(&self, key: &Text, arg: &Node) -> Result<Matcher, PatternError> {
+    fn matcher(&self, key: &Key, arg: &Node) -> Result<Matcher, PatternError> {
         let name = key.text.as_str();
         Ok(match name {
             "$type" => {
@@ -363,7 +371,7 @@ impl Builder<'_> {
                                 return err(value.id, "`query` of `$url` takes a map of parameter to pattern");
                             };
                             for (name, p) in params {
-                                query.push((name.text.clone(), self.pattern(p)?));
+                                query.push((self.key(name)?, self.pattern(p)?));
                             }
                         }
                         other => {

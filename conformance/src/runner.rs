@@ -15,10 +15,10 @@ use crate::model::{Body, Capture, Case, Request, Step, Target};
 use crate::outcome::{CaseReport, Outcome, SentRequest, StepRecord};
 use crate::pattern::{self, Matcher, Pat};
 use crate::template::{Binding, Env, Expr, Template, TemplateError};
-use crate::yaml::{Node, NodeKind};
+use crate::yaml::{Key, Node, NodeKind};
 
-/// The default name of the language parameter in case files.
-pub const LANGUAGE_KEY: &str = "multilingual_language";
+/// The key of request data that is sent under the implementation's language parameter name.
+pub const LANGUAGE_KEY: &str = crate::template::DEFAULT_LANGUAGE_PARAM;
 
 /// The implementation under test, as one case sees it.
 #[derive(Clone, Debug)]
@@ -63,6 +63,7 @@ pub async fn run_case(case: &Case, endpoint: &Endpoint, client: &Client, ctx: &C
     let builtins = [
         ("run_id", ctx.run_id.clone()),
         ("case_id", ctx.case_id.clone()),
+        ("namespace", endpoint.namespace.trim_matches('/').to_string()),
         ("language_param", endpoint.language_param.clone()),
         ("base_url", endpoint.base_url.clone()),
         ("site_url", endpoint.site_and_root().0),
@@ -131,10 +132,18 @@ pub fn step_variables(step: &Step) -> BTreeSet<String> {
     if let Some(lang) = &r.lang {
         add_template(lang, &mut out);
     }
-    nodes.extend(r.query.iter().map(|(_, n)| n));
+    for (key, node) in &r.query {
+        add_template(&key.template, &mut out);
+        nodes.push(node);
+    }
     match &r.body {
         Body::Json(n) => nodes.push(n),
-        Body::Form(entries) => nodes.extend(entries.iter().map(|(_, n)| n)),
+        Body::Form(entries) => {
+            for (key, node) in entries {
+                add_template(&key.template, &mut out);
+                nodes.push(node);
+            }
+        }
         Body::Raw(t) => add_template(t, &mut out),
         Body::None => {}
     }
@@ -145,12 +154,20 @@ pub fn step_variables(step: &Step) -> BTreeSet<String> {
     nodes.extend(e.status.iter());
     nodes.extend(e.json.iter());
     nodes.extend(e.headers.iter().map(|(_, n)| n));
-    nodes.extend(e.paths.iter().map(|(_, _, n)| n));
+    for (path, node) in &e.paths {
+        add_template(&path.template, &mut out);
+        nodes.push(node);
+    }
+    for (_, capture) in &step.capture {
+        if let Capture::Path(path) = capture {
+            add_template(&path.template, &mut out);
+        }
+    }
     for node in nodes {
-        node.walk(&mut |n| {
-            if let NodeKind::Str(t) = &n.kind {
-                add_template(t, &mut out);
-            }
+        node.walk(&mut |n| match &n.kind {
+            NodeKind::Str(t) => add_template(t, &mut out),
+            NodeKind::Object(entries) => entries.iter().for_each(|(k, _)| add_template(&k.template, &mut out)),
+            _ => {}
         });
     }
     if let Some(list) = &step.foreach {
@@ -252,7 +269,7 @@ pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Resu
     if !request.query.is_empty() {
         let mut pairs = Vec::new();
         for (key, node) in &request.query {
-            flatten(&rename(key, endpoint), &env.render_data(node)?, &mut pairs);
+            flatten(&rename(key, env, endpoint)?, &env.render_data(node)?, &mut pairs);
         }
         url.push(if url.contains('?') { '&' } else { '?' });
         url.push_str(&encode(&pairs));
@@ -262,11 +279,13 @@ pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Resu
         Body::None => None,
         Body::Json(node) => {
             let mut value = env.render_data(node)?;
-            if let Value::Object(map) = &mut value {
-                if endpoint.language_param != LANGUAGE_KEY {
-                    if let Some(v) = map.remove(LANGUAGE_KEY) {
-                        map.insert(endpoint.language_param.clone(), v);
-                    }
+            let renamed = match &node.kind {
+                NodeKind::Object(entries) => entries.iter().any(|(k, _)| is_language_key(k)),
+                _ => false,
+            };
+            if let (true, Value::Object(map)) = (renamed, &mut value) {
+                if let Some(v) = map.remove(LANGUAGE_KEY) {
+                    map.insert(endpoint.language_param.clone(), v);
                 }
             }
             headers.push(("Content-Type".to_string(), "application/json".to_string()));
@@ -275,7 +294,7 @@ pub fn render_request(request: &Request, env: &Env, endpoint: &Endpoint) -> Resu
         Body::Form(entries) => {
             let mut pairs = Vec::new();
             for (key, node) in entries {
-                flatten(&rename(key, endpoint), &env.render_data(node)?, &mut pairs);
+                flatten(&rename(key, env, endpoint)?, &env.render_data(node)?, &mut pairs);
             }
             headers.push(("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string()));
             Some(encode(&pairs))
@@ -316,11 +335,18 @@ fn slash(path: &str) -> String {
     }
 }
 
-fn rename(key: &str, endpoint: &Endpoint) -> String {
-    if key == LANGUAGE_KEY {
-        endpoint.language_param.clone()
+/// The literal key `multilingual_language` (not one a template makes), which request data
+/// sends under the implementation's name for the language parameter.
+fn is_language_key(key: &Key) -> bool {
+    key.template.is_literal() && key.text == LANGUAGE_KEY
+}
+
+/// The name a top-level key of `query` or `form` is sent under.
+fn rename(key: &Key, env: &Env, endpoint: &Endpoint) -> Result<String, TemplateError> {
+    if is_language_key(key) {
+        Ok(endpoint.language_param.clone())
     } else {
-        key.to_string()
+        env.render_key(key)
     }
 }
 
@@ -487,9 +513,11 @@ async fn run_once(
                 }
                 mismatches.extend(found);
             }
-            for (source, path, node) in &expect.paths {
+            for (path, node) in &expect.paths {
+                let source = &path.source;
+                let compiled = path.resolve(env)?;
                 let pat = build_pat(node, env)?;
-                let nodes = path.query_located(body);
+                let nodes = compiled.query_located(body);
                 if nodes.is_empty() {
                     let absent = matches!(&pat, Pat::Matchers(m) if m.iter().any(|m| matches!(m, Matcher::Absent)));
                     if !absent {
@@ -528,9 +556,17 @@ async fn run_once(
                     actual: "no such header".into(),
                 }),
             },
-            Capture::Path(source, path) => {
+            Capture::Path(path) => {
                 let Some(body) = &body else { continue };
-                let nodes = path.query(body).all();
+                let source = &path.source;
+                let compiled = match path.resolve(env) {
+                    Ok(compiled) => compiled,
+                    Err(e) => {
+                        record.error.get_or_insert(e);
+                        continue;
+                    }
+                };
+                let nodes = compiled.query(body).all();
                 match nodes.len() {
                     0 => mismatches.push(Mismatch {
                         path: format!("capture {name}"),
@@ -565,4 +601,81 @@ pub fn client(timeout: Duration) -> Result<Client, String> {
         .timeout(timeout)
         .build()
         .map_err(|e| format!("cannot build the HTTP client: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loader::load_source;
+    use crate::model::Loaded;
+    use serde_json::json;
+
+    fn endpoint() -> Endpoint {
+        Endpoint {
+            base_url: "http://h/wp-json".into(),
+            namespace: "tribe/events/v1".into(),
+            language_param: "wpml_language".into(),
+            credentials: BTreeMap::new(),
+        }
+    }
+
+    fn env() -> Env {
+        let mut env = Env::new(Utc::now());
+        env.set("namespace", Binding::Data(json!("tribe/events/v1")));
+        env.set("language_param", Binding::Data(json!("wpml_language")));
+        env.set("case_id", Binding::Data(json!("c1")));
+        env
+    }
+
+    fn step(request_and_expect: &str) -> Step {
+        let source = format!(
+            "level: must\ncases:\n  - name: a\n    vars: {{a: 1, b: 1, c: 1, e: 1}}\n    steps:\n      - {request_and_expect}\n"
+        );
+        let Loaded::File(mut file) = load_source("x", "x.yaml", &source) else { panic!("{source}") };
+        file.cases.remove(0).steps.remove(0)
+    }
+
+    #[test]
+    fn keys_of_request_data_are_rendered_and_the_language_key_renamed() {
+        let request = step(
+            r#"request: {path: /x, query: {"{{language_param}}": fr, multilingual_language: de, "k{{case_id}}": 1}}"#,
+        )
+        .request;
+        let sent = render_request(&request, &env(), &endpoint()).unwrap();
+        assert_eq!(sent.url, "http://h/wp-json/tribe/events/v1/x?wpml_language=fr&wpml_language=de&kc1=1");
+        let request = step(r#"request: {path: /x, form: {"{{language_param}}": fr}}"#).request;
+        assert_eq!(render_request(&request, &env(), &endpoint()).unwrap().body.as_deref(), Some("wpml_language=fr"));
+        let request =
+            step(r#"request: {path: /x, json: {"{{language_param}}": fr, deep: {"/{{namespace}}": 1}}}"#).request;
+        let body: Value =
+            serde_json::from_str(&render_request(&request, &env(), &endpoint()).unwrap().body.unwrap()).unwrap();
+        assert_eq!(body, json!({"wpml_language": "fr", "deep": {"/tribe/events/v1": 1}}));
+        let request = step(r#"request: {path: /x, json: {multilingual_language: fr}}"#).request;
+        let body = render_request(&request, &env(), &endpoint()).unwrap().body.unwrap();
+        assert_eq!(body, r#"{"wpml_language":"fr"}"#);
+    }
+
+    #[test]
+    fn keys_of_patterns_are_rendered() {
+        let step = step(
+            r#"request: {path: /x}
+        expect: {json: {routes: {"/{{namespace}}/events": 1, "$$lit": 2, "$${{case_id}}": 3}}}"#,
+        );
+        let pat = pattern::build(step.expect.json.as_ref().unwrap(), &env()).unwrap();
+        let good = json!({"routes": {"/tribe/events/v1/events": 1, "$lit": 2, "$c1": 3}});
+        assert!(crate::matcher::matches(&pat, Some(&good)), "{}", pattern::describe(&pat));
+        let bad = json!({"routes": {"/calendar/events/v1/events": 1, "$lit": 2, "$c1": 3}});
+        assert!(!crate::matcher::matches(&pat, Some(&bad)));
+    }
+
+    #[test]
+    fn the_variables_of_keys_and_paths_count_for_cleanup() {
+        let step = step(
+            r#"request: {path: /x, query: {"{{a}}": 1}, json: {"{{b}}": 1}}
+        expect: {paths: {"$['{{c}}']": 1}}
+        capture: {d: "$['{{e}}']"}"#,
+        );
+        let vars: Vec<String> = step_variables(&step).into_iter().collect();
+        assert_eq!(vars, ["a", "b", "c", "e"]);
+    }
 }

@@ -67,7 +67,7 @@ pub fn schema() -> Value {
                     "request": {"$ref": "#/$defs/request"},
                     "expect": {"$ref": "#/$defs/expect"},
                     "capture": {
-                        "description": "Variable name to a JSONPath into the body ($ is the whole body) or header:Name.",
+                        "description": "Variable name to a JSONPath into the body ($ is the whole body; it may hold {{templates}}) or header:Name.",
                         "type": "object",
                         "additionalProperties": {"type": "string"}
                     },
@@ -84,9 +84,9 @@ pub fn schema() -> Value {
                     "path": {"description": "Appended to {base_url}/{namespace}; \"\" is the namespace index.", "type": "string"},
                     "url": {"description": "Appended to the site address ({base_url} without its last segment).", "type": "string"},
                     "lang": {"description": "Send to the language-specific address {site}/{lang}{root}/{namespace}.", "type": "string"},
-                    "query": {"type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
+                    "query": {"description": "Parameter name (it may hold {{templates}}) to value.", "type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
                     "json": {"$ref": "#/$defs/data"},
-                    "form": {"type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
+                    "form": {"description": "Field name (it may hold {{templates}}) to value.", "type": "object", "additionalProperties": {"$ref": "#/$defs/data"}},
                     "body": {"description": "A raw body, sent as it is.", "type": "string"},
                     "headers": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
                     "auth": {"description": "A credential set name, NAME:wrong-password (that user with a wrong password), or none.", "type": "string"}
@@ -104,13 +104,13 @@ pub fn schema() -> Value {
                     "headers": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pattern"}},
                     "json": {"$ref": "#/$defs/pattern"},
                     "paths": {
-                        "description": "JSONPath (RFC 9535) to the pattern every selected node must match.",
+                        "description": "JSONPath (RFC 9535; it may hold {{templates}}) to the pattern every selected node must match.",
                         "type": "object",
                         "additionalProperties": {"$ref": "#/$defs/pattern"}
                     }
                 }
             },
-            "data": {"description": "Any value; strings may hold {{templates}}."},
+            "data": {"description": "Any value; strings and object keys may hold {{templates}}."},
             "pattern": {
                 "anyOf": [
                     {"type": ["string", "number", "boolean", "null"]},

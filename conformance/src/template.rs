@@ -11,10 +11,34 @@ use std::fmt;
 use chrono::{DateTime, Duration, Months, NaiveTime, Utc};
 use serde_json::{Number, Value};
 
-use crate::yaml::{Node, NodeKind};
+use crate::yaml::{Key, Node, NodeKind};
 
 /// The names that every case can use without defining them.
-pub const BUILTINS: &[&str] = &["run_id", "case_id", "language_param", "base_url", "site_url", "namespace_url", "now"];
+pub const BUILTINS: &[&str] =
+    &["run_id", "case_id", "namespace", "language_param", "base_url", "site_url", "namespace_url", "now"];
+
+/// The namespace the runner uses without `--namespace`.
+pub const DEFAULT_NAMESPACE: &str = "calendar/events/v1";
+
+/// The language parameter's name without `--language-param` (and the key that request data
+/// writes it under, renamed when sent).
+pub const DEFAULT_LANGUAGE_PARAM: &str = "multilingual_language";
+
+/// A plausible value of a built-in, for checking at load time a text that is parsed after its
+/// templates are filled in (a JSONPath).
+pub fn sample(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "run_id" => "r0000000000",
+        "case_id" => "c0000000000",
+        "namespace" => DEFAULT_NAMESPACE,
+        "language_param" => DEFAULT_LANGUAGE_PARAM,
+        "base_url" => "http://localhost/wp-json",
+        "site_url" => "http://localhost",
+        "namespace_url" => "http://localhost/wp-json/calendar/events/v1",
+        "now" => "2024-01-01 00:00:00",
+        _ => return None,
+    })
+}
 
 /// The built-ins that take an argument in parentheses.
 pub const FUNCTIONS: &[&str] = &["date", "datetime", "timestamp", "filler"];
@@ -405,7 +429,10 @@ impl Env {
             resolved = match resolved {
                 Resolved::Data(value) => Resolved::Data(access_value(&value, step, expr)?.clone()),
                 Resolved::Pattern(node) => match (&node.kind, step) {
-                    (NodeKind::Object(entries), Access::Key(key)) => {
+                    // Keys with templates are looked up once rendered (below).
+                    (NodeKind::Object(entries), Access::Key(key))
+                        if entries.iter().all(|(k, _)| k.template.is_literal()) =>
+                    {
                         match entries.iter().find(|(k, _)| &k.text == key) {
                             Some((_, v)) => Resolved::Pattern(v),
                             None => return Err(missing(expr, step)),
@@ -477,11 +504,19 @@ impl Env {
             NodeKind::Object(entries) => {
                 let mut map = serde_json::Map::new();
                 for (key, value) in entries {
-                    map.insert(key.text.clone(), self.render_data(value)?);
+                    map.insert(self.render_key(key)?, self.render_data(value)?);
                 }
                 Value::Object(map)
             }
         })
+    }
+
+    /// The text of a map key, its templates filled in.
+    pub fn render_key(&self, key: &Key) -> Result<String, TemplateError> {
+        if key.template.is_literal() {
+            return Ok(key.text.clone());
+        }
+        self.render_text(&key.template)
     }
 }
 

@@ -62,6 +62,27 @@ pub struct Tpl {
     pub template: Template,
 }
 
+/// A map key that may hold `{{...}}` templates (keys of request data and of patterns), parsed
+/// as it is read. `text` is the key as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    pub id: usize,
+    pub text: String,
+    pub template: Template,
+}
+
+impl Key {
+    /// A key without templates, built in code.
+    pub fn literal(text: &str) -> Key {
+        Key { id: usize::MAX, text: text.to_string(), template: Template::literal(text) }
+    }
+
+    /// Parses a located text as a templated key.
+    pub fn parse(text: &Text) -> Result<Key, String> {
+        Ok(Key { id: text.id, text: text.text.clone(), template: Template::parse(&text.text)? })
+    }
+}
+
 /// A map with located keys, in document order; duplicate keys are rejected where they stand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Map<V> {
@@ -89,7 +110,8 @@ pub enum NodeKind {
     Number(Number),
     Str(Template),
     Array(Vec<Node>),
-    Object(Vec<(Text, Node)>),
+    /// Keys may hold templates; duplicate keys (as written) are rejected.
+    Object(Vec<(Key, Node)>),
 }
 
 impl Node {
@@ -107,9 +129,9 @@ impl Node {
             Value::Number(n) => NodeKind::Number(n.clone()),
             Value::String(s) => NodeKind::Str(Template::literal(s)),
             Value::Array(items) => NodeKind::Array(items.iter().map(Node::from_json).collect()),
-            Value::Object(map) => NodeKind::Object(
-                map.iter().map(|(k, v)| (Text { id: usize::MAX, text: k.clone() }, Node::from_json(v))).collect(),
-            ),
+            Value::Object(map) => {
+                NodeKind::Object(map.iter().map(|(k, v)| (Key::literal(k), Node::from_json(v))).collect())
+            }
         };
         Node::synthetic(kind)
     }
@@ -199,6 +221,18 @@ impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
             }
         }
         d.deserialize_any(V(id, seen))
+    }
+}
+
+/// A key seed for the maps of [`Node`]s: a unique key whose templates parse (a syntax error is
+/// reported at the key).
+struct TemplateKeySeed<'a>(&'a mut HashSet<String>);
+
+impl<'de> DeserializeSeed<'de> for TemplateKeySeed<'_> {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        let text = KeySeed(self.0).deserialize(d)?;
+        Key::parse(&text).map_err(de::Error::custom)
     }
 }
 
@@ -313,7 +347,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Node, A::Error> {
         let mut seen = HashSet::new();
         let mut entries = Vec::new();
-        while let Some(key) = access.next_key_seed(KeySeed(&mut seen))? {
+        while let Some(key) = access.next_key_seed(TemplateKeySeed(&mut seen))? {
             let value = access.next_value::<Node>()?;
             entries.push((key, value));
         }

@@ -297,6 +297,19 @@ fn the_embedded_server_runs_every_case_on_a_fresh_server() {
 }
 
 #[test]
+fn names_are_templates_in_values_keys_json_paths_and_regexes() {
+    let cases = fixtures("renamed");
+    let dir = cases.to_str().unwrap();
+    let renamed = ["--namespace", "/tribe/events/v1/", "--language-param", "wpml_language"];
+    for names in [&[][..], &renamed[..]] {
+        let output = conformance(&[&["--cases", dir][..], names].concat());
+        let out = text(&output);
+        assert_eq!(output.status.code(), Some(0), "{names:?}: {out}");
+        assert!(out.contains("conformance: must: 2/2"), "{names:?}: {out}");
+    }
+}
+
+#[test]
 fn libtest_arguments_work() {
     let cases = fixtures("embedded");
     let dir = cases.to_str().unwrap();
