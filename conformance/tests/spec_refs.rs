@@ -1,0 +1,160 @@
+//! Every case's `spec` names sources that exist, and its level agrees with them
+//! (docs/case-format.md, "Levels"): a `must` case cites the interface document and no decision,
+//! a `should` case cites what real sites do (an `S` section of docs/behaviour.md) and no
+//! decision, a `may` case cites a decision of the reference server (a `D` section).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use conformance::model::{Case, Level, Loaded};
+
+/// The sections of the interface document (it is not part of the project, so its list is here).
+const INTERFACE: &[&str] =
+    &["1", "2", "2.1", "2.2", "2.3", "2.4", "2.5", "3", "4", "4.1", "4.2", "4.3", "4.4", "5", "6", "7", "8", "9"];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The section numbers of docs/behaviour.md: headings that start with `S<n>`, `S<n>.<m>` or `D<n>`.
+/// Duplicates and subsections without their section are errors.
+fn behaviour_sections(text: &str) -> Result<BTreeSet<String>, Vec<String>> {
+    let heading = regex::Regex::new(r"^#{2,6}\s+([SD][1-9][0-9]*(?:\.[1-9][0-9]*)?)\s").unwrap();
+    let mut found = BTreeSet::new();
+    let mut errors = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if let Some(m) = heading.captures(line) {
+            let id = m[1].to_string();
+            if id.starts_with('D') && id.contains('.') {
+                errors.push(format!("line {}: decisions have no subsections: {id}", number + 1));
+            }
+            if let Some((top, _)) = id.split_once('.') {
+                if !found.contains(top) {
+                    errors.push(format!("line {}: {id} comes before (or without) its section {top}", number + 1));
+                }
+            }
+            if !found.insert(id.clone()) {
+                errors.push(format!("line {}: section {id} appears twice", number + 1));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(found)
+    } else {
+        Err(errors)
+    }
+}
+
+/// What is wrong with one case's citations, if anything.
+fn problems(case: &Case, behaviour: &BTreeSet<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut interface, mut real, mut decisions) = (0, 0, 0);
+    for cited in &case.spec {
+        if INTERFACE.contains(&cited.as_str()) {
+            interface += 1;
+        } else if behaviour.contains(cited) {
+            if cited.starts_with('S') {
+                real += 1;
+            } else {
+                decisions += 1;
+            }
+        } else {
+            out.push(format!(
+                "cites `{cited}`, which is neither a section of the interface document nor of docs/behaviour.md"
+            ));
+        }
+    }
+    let rule = match case.level {
+        Level::Must if interface == 0 => Some("a must case cites at least one interface section"),
+        Level::Must if decisions > 0 => Some("a must case cites no decision (D section)"),
+        Level::Should if real == 0 => Some("a should case cites at least one S section of docs/behaviour.md"),
+        Level::Should if decisions > 0 => Some("a should case cites no decision (D section)"),
+        Level::May if decisions == 0 => Some("a may case cites at least one decision (D section)"),
+        _ => None,
+    };
+    if let Some(rule) = rule {
+        out.push(format!("level {:?} disagrees with its sources {:?}: {rule}", case.level, case.spec));
+    }
+    out
+}
+
+fn cases_of(loaded: Vec<Loaded>) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for file in loaded {
+        match file {
+            Loaded::File(file) => cases.extend(file.cases),
+            Loaded::Error(error) => panic!("a case file does not load:\n{error}"),
+        }
+    }
+    cases
+}
+
+#[test]
+fn every_case_cites_existing_sections_that_agree_with_its_level() {
+    let text = std::fs::read_to_string(root().join("docs/behaviour.md")).expect("docs/behaviour.md");
+    let behaviour = behaviour_sections(&text).unwrap_or_else(|e| panic!("docs/behaviour.md:\n{}", e.join("\n")));
+    let cases = cases_of(conformance::loader::load_dir(&root().join("cases")).expect("cases/"));
+    assert!(cases.len() > 400, "only {} cases found", cases.len());
+    let mut report = Vec::new();
+    for case in &cases {
+        for problem in problems(case, &behaviour) {
+            report.push(format!("{} ({}): {problem}", case.name, case.file));
+        }
+    }
+    assert!(report.is_empty(), "{} problem(s):\n{}", report.len(), report.join("\n"));
+}
+
+#[test]
+fn behaviour_md_has_both_parts() {
+    let text = std::fs::read_to_string(root().join("docs/behaviour.md")).expect("docs/behaviour.md");
+    let sections = behaviour_sections(&text).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    assert!(sections.contains("S1") && sections.contains("S1.1") && sections.contains("D1"), "{sections:?}");
+}
+
+#[test]
+fn the_checks_catch_each_kind_of_mistake() {
+    let behaviour = behaviour_sections("## S5 Lists\n#### S5.4 Dates\n### D16 Updates\n").unwrap();
+    let source = r#"
+level: must
+cases:
+  - {name: fine must, spec: ["4.2"], steps: [{request: {path: /}}]}
+  - {name: must with a decision, spec: ["4.2", "D16"], steps: [{request: {path: /}}]}
+  - {name: must without the interface, spec: ["S5.4"], steps: [{request: {path: /}}]}
+  - {name: fine should, level: should, spec: ["4.2", "S5.4"], steps: [{request: {path: /}}]}
+  - {name: should without S, level: should, spec: ["4.2"], steps: [{request: {path: /}}]}
+  - {name: should with a decision, level: should, spec: ["S5.4", "D16"], steps: [{request: {path: /}}]}
+  - {name: fine may, level: may, spec: ["S5.4", "D16"], steps: [{request: {path: /}}]}
+  - {name: may without D, level: may, spec: ["S5.4"], steps: [{request: {path: /}}]}
+  - {name: unknown section, spec: ["4.2", "S5.9"], steps: [{request: {path: /}}]}
+  - {name: old citation, level: should, spec: ["S5", "profile B4"], steps: [{request: {path: /}}]}
+  - {name: interface section that does not exist, spec: ["4.5"], steps: [{request: {path: /}}]}
+"#;
+    let cases = cases_of(vec![conformance::loader::load_source("t", "t.yaml", source)]);
+    let flagged: Vec<&str> = cases
+        .iter()
+        .filter(|c| !problems(c, &behaviour).is_empty())
+        .map(|c| c.name.trim_start_matches("t::"))
+        .collect();
+    assert_eq!(
+        flagged,
+        [
+            "must with a decision",
+            "must without the interface",
+            "should without S",
+            "should with a decision",
+            "may without D",
+            "unknown section",
+            "old citation",
+            "interface section that does not exist",
+        ]
+    );
+}
+
+#[test]
+fn the_heading_parser_refuses_duplicates_and_orphans() {
+    assert!(behaviour_sections("## S1 A\n## S1 B\n").is_err());
+    assert!(behaviour_sections("#### S2.1 Without its section\n").is_err());
+    assert!(behaviour_sections("### D3.1 A decision subsection\n").is_err());
+    let ok = behaviour_sections("## S1 A\n### S1.1 B\nSome text S2\n## D1 C\n").unwrap();
+    assert_eq!(ok.into_iter().collect::<Vec<_>>(), ["D1", "S1", "S1.1"]);
+}
