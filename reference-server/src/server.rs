@@ -28,6 +28,7 @@ pub struct RunningServer {
     base_url: String,
     api_url: String,
     users: Vec<UserSpec>,
+    app: Arc<App>,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
 }
@@ -56,6 +57,13 @@ impl RunningServer {
     /// The users the server accepts.
     pub fn users(&self) -> &[UserSpec] {
         &self.users
+    }
+
+    /// A fingerprint of the store's content, for tests that check a rejected write changed
+    /// nothing. Not part of the server's interface.
+    #[doc(hidden)]
+    pub fn store_fingerprint(&self) -> u64 {
+        self.app.store.read().fingerprint()
     }
 
     /// Stops accepting connections, lets requests in flight finish, and waits for the end.
@@ -90,6 +98,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     if app.config.demo {
         crate::demo::load(&app);
     }
+    let shared = app.clone();
     let router = axum::Router::new().fallback(move |request: Request<Body>| {
         let app = app.clone();
         async move { handle(&app, request).await }
@@ -102,7 +111,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
             })
             .await;
     });
-    Ok(RunningServer { addr, site_url, base_url, api_url, users, stop: Some(stop), task })
+    Ok(RunningServer { addr, site_url, base_url, api_url, users, app: shared, stop: Some(stop), task })
 }
 
 /// One request through the whole pipeline; never fails, every error is an envelope.

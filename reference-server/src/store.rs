@@ -348,6 +348,32 @@ impl Data {
     }
 }
 
+impl Data {
+    /// A hash of everything the store holds (records, slugs, ID counters), independent of
+    /// map order: two stores with the same content have the same fingerprint. Tests use it
+    /// to check that a rejected write changed nothing.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        fn sorted<K: Ord + Copy, V>(map: &HashMap<K, V>) -> Vec<(K, &V)> {
+            let mut items: Vec<(K, &V)> = map.iter().map(|(key, value)| (*key, value)).collect();
+            items.sort_by_key(|(key, _)| *key);
+            items
+        }
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (self.next_post_id, self.next_term_id).hash(&mut hasher);
+        format!("{:?}", sorted(&self.kinds)).hash(&mut hasher);
+        format!("{:?}", sorted(&self.events)).hash(&mut hasher);
+        format!("{:?}", self.venues).hash(&mut hasher);
+        format!("{:?}", self.organizers).hash(&mut hasher);
+        format!("{:?}", self.terms).hash(&mut hasher);
+        format!("{:?}", sorted(&self.images)).hash(&mut hasher);
+        let mut slugs: Vec<String> = self.slugs.iter().map(|(key, id)| format!("{key:?}={id}")).collect();
+        slugs.sort_unstable();
+        slugs.hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
 fn remove_link(index: &mut HashMap<Id, BTreeSet<Id>>, key: Id, id: Id) {
     if let Some(set) = index.get_mut(&key) {
         set.remove(&id);
