@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use crate::app::Ctx;
 use crate::dates::{parse_datetime, Zone};
 use crate::error::{ApiError, ApiResult, InvalidParam};
-use crate::interface::{Arg, Default, Item, Resource, Rule, Ty, LANGUAGES, POST_STATUSES};
+use crate::interface::{errors, Arg, Default, Item, Resource, Rule, Ty, LANGUAGES, POST_STATUSES};
 use crate::model::{PostKind, Taxonomy};
 use crate::store::Data;
 use crate::text::is_valid_url;
@@ -292,13 +292,8 @@ fn check_rule(ctx: &Ctx, data: &Data, resource: Resource, spec: &Arg, value: &Va
             if !is_truthy(value) || ctx.app.config.features.tickets {
                 true
             } else {
-                let message = "Event Tickets plugin is not activated.";
-                return Err(InvalidParam::explained(
-                    spec.name,
-                    "event-tickets-not-active",
-                    message,
-                    json!({"status": 400}),
-                ));
+                let error = errors::TICKETS_NOT_ACTIVE;
+                return Err(InvalidParam::explained(spec.name, error.code, error.message, json!({"status": 400})));
             }
         }
     };

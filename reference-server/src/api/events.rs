@@ -12,7 +12,7 @@ use crate::cost::store_cost;
 use crate::dates::{end_of_day, start_of_day, Zone};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
-use crate::interface::{Op, Target, EVENT_LIST_ARGS};
+use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy, Term};
 use crate::store::{Data, Listing, SlugKind, SHORT_EVENT};
 use crate::text::sanitize_title;
@@ -42,7 +42,7 @@ fn find(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Option<Id>> {
             let id = var.parse::<Id>().unwrap_or(Id::MAX);
             match data.kind(id) {
                 Some(PostKind::Event) => Ok(Some(id)),
-                Some(_) => Err(ApiError::new(400, "rest-invalid-event-id", "The specified ID is not a valid event.")),
+                Some(_) => Err(ApiError::of(&errors::INVALID_EVENT_ID)),
                 None => Err(not_found(var)),
             }
         }
@@ -51,7 +51,7 @@ fn find(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Option<Id>> {
 
 fn not_found(var: &str) -> ApiError {
     let shown = var.parse::<i64>().unwrap_or(if var.is_empty() { 0 } else { i64::MAX });
-    ApiError::new(404, "rest-event-not-found", format!("Event with ID {shown} does not exist."))
+    ApiError::detailed(&errors::EVENT_NOT_FOUND, shown)
 }
 
 fn unknown_slug() -> ApiError {
@@ -73,21 +73,17 @@ fn read(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 fn check_readable(ctx: &Ctx, event: &Event, args: &Args) -> ApiResult<()> {
     let post = &event.post;
     if post.status == Status::Trash {
-        return Err(ApiError::new(403, "event-no-longer-available", "This event is no longer available"));
+        return Err(ApiError::of(&errors::EVENT_NO_LONGER_AVAILABLE));
     }
     if post.status != Status::Publish && !ctx.user.is_some_and(|user| user.can_read_post(post.author)) {
-        return Err(ApiError::new(403, "event-not-accessible", "The requested event is not accessible"));
+        return Err(ApiError::of(&errors::EVENT_NOT_ACCESSIBLE));
     }
     if let Some(password) = &post.password {
         let given = args.str("password").is_some_and(|given| given == &**password);
         let editing = args.str("context") == Some("edit")
             && ctx.user.is_some_and(|user| user.can_edit_post(post.author, post.status.visibility()));
         if !given && !editing {
-            return Err(ApiError::new(
-                403,
-                "event-password-protected",
-                "The requested event is not accessible without a password",
-            ));
+            return Err(ApiError::of(&errors::EVENT_PASSWORD_PROTECTED));
         }
     }
     Ok(())
@@ -110,7 +106,7 @@ fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     authorize(ctx, &data, request.route, Op::Delete, Some(id))?;
     let mut event = data.events[&id].clone();
     if event.post.status == Status::Trash {
-        return Err(ApiError::new(410, "event-is-in-trash", "The event is already trashed"));
+        return Err(ApiError::of(&errors::EVENT_IN_TRASH));
     }
     trash(ctx, &mut event.post);
     // The answer shows the term counts as they were before the event left them, as the CMS
@@ -518,11 +514,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     }
     let total_pages = page.total_pages(total);
     if page.number > 1 && matched.is_empty() {
-        return Err(ApiError::new(
-            404,
-            "event-archive-page-not-found",
-            "The requested event archive page does not exist",
-        ));
+        return Err(ApiError::of(&errors::EVENT_PAGE_NOT_FOUND));
     }
     // `password` is not a list argument, but the plugin reveals protected events with it.
     let params = request.params();

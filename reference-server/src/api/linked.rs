@@ -10,7 +10,7 @@ use super::{authorize, slug_key, validated};
 use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
-use crate::interface::{Op, Resource, Target, LINKED_LIST_ARGS, ORGANIZER_FIELDS, VENUE_FIELDS};
+use crate::interface::{errors, ErrorKind, Op, Resource, Target, LINKED_LIST_ARGS, ORGANIZER_FIELDS, VENUE_FIELDS};
 use crate::model::{Id, Organizer, Post, PostKind, Status, Venue};
 use crate::store::{Data, SlugKind};
 use crate::validate::{as_int, as_number, is_empty, is_truthy, validate, value_text, Args, Params};
@@ -24,6 +24,10 @@ struct Kind {
     /// The name field and the singular word in messages (`venue`, `organizer`).
     word: &'static str,
     collection: &'static str,
+    not_accessible: ErrorKind,
+    in_trash: ErrorKind,
+    page_not_found: ErrorKind,
+    could_not_create: ErrorKind,
 }
 
 const VENUE: Kind = Kind {
@@ -32,6 +36,10 @@ const VENUE: Kind = Kind {
     slug_kind: SlugKind::Venue,
     word: "venue",
     collection: "venues",
+    not_accessible: errors::VENUE_NOT_ACCESSIBLE,
+    in_trash: errors::VENUE_IN_TRASH,
+    page_not_found: errors::VENUE_PAGE_NOT_FOUND,
+    could_not_create: errors::COULD_NOT_CREATE_VENUE,
 };
 const ORGANIZER: Kind = Kind {
     resource: Resource::Organizers,
@@ -39,6 +47,10 @@ const ORGANIZER: Kind = Kind {
     slug_kind: SlugKind::Organizer,
     word: "organizer",
     collection: "organizers",
+    not_accessible: errors::ORGANIZER_NOT_ACCESSIBLE,
+    in_trash: errors::ORGANIZER_IN_TRASH,
+    page_not_found: errors::ORGANIZER_PAGE_NOT_FOUND,
+    could_not_create: errors::COULD_NOT_CREATE_ORGANIZER,
 };
 
 fn kind_of(resource: Resource) -> &'static Kind {
@@ -97,11 +109,7 @@ fn read(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let id = find(ctx, &data, request, kind)?;
     let post = post(&data, kind, id).ok_or_else(|| ApiError::invalid_param("id"))?;
     if post.status != Status::Publish && !ctx.user.is_some_and(|user| user.can_read_post(post.author)) {
-        return Err(ApiError::new(
-            403,
-            if kind.post_kind == PostKind::Venue { "venue-not-accessible" } else { "organizer-not-accessible" },
-            format!("The requested {} is not accessible", kind.word),
-        ));
+        return Err(ApiError::of(&kind.not_accessible));
     }
     let view = View { ctx, data: &data, single: true };
     Ok(Reply::ok(render(&view, kind, id)))
@@ -113,8 +121,7 @@ fn delete(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let id = find(ctx, &data, request, kind)?;
     authorize(ctx, &data, request.route, Op::Delete, Some(id))?;
     if post(&data, kind, id).is_some_and(|post| post.status == Status::Trash) {
-        let code = if kind.post_kind == PostKind::Venue { "venue-is-in-trash" } else { "organizer-is-in-trash" };
-        return Err(ApiError::new(410, code, format!("The {} is already trashed", kind.word)));
+        return Err(ApiError::of(&kind.in_trash));
     }
     match kind.post_kind {
         PostKind::Venue => {
@@ -375,12 +382,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let total_pages = page.total_pages(total);
     let shown: Vec<Id> = items.iter().skip(page.offset()).take(page.per_page).map(|(post, _)| post.id).collect();
     if page.number > 1 && shown.is_empty() {
-        let code = if kind.post_kind == PostKind::Venue {
-            "venue-archive-page-not-found"
-        } else {
-            "organizer-archive-page-not-found"
-        };
-        return Err(ApiError::new(404, code, format!("The requested {} archive page does not exist", kind.word)));
+        return Err(ApiError::of(&kind.page_not_found));
     }
     let view = View { ctx, data: &data, single: false };
     let rendered: Vec<Value> = shown.iter().map(|id| render(&view, kind, *id)).collect();
@@ -408,20 +410,19 @@ pub fn resolve_entries(ctx: &Ctx, data: &mut Data, value: &Value, post_kind: Pos
     };
     let mut ids = Vec::new();
     for entry in entries.iter().filter(|entry| !is_empty(entry)) {
-        let id =
-            match entry {
-                Value::Object(map) => match map.get("id").filter(|id| !is_empty(id)) {
-                    Some(id) => {
-                        as_int(id).map(|id| id as Id).filter(|id| data.kind(*id) == Some(post_kind)).ok_or_else(
-                            || ApiError::new(400, "invalid-linked-post-id", "The provided linked post ID is not valid"),
-                        )?
-                    }
-                    None => create_inline(ctx, data, map, kind)?,
-                },
-                other => as_int(other).map(|id| id as Id).filter(|id| data.kind(*id) == Some(post_kind)).ok_or_else(
-                    || ApiError::new(400, "invalid-linked-post-id", "The provided linked post ID is not valid"),
-                )?,
-            };
+        let id = match entry {
+            Value::Object(map) => match map.get("id").filter(|id| !is_empty(id)) {
+                Some(id) => as_int(id)
+                    .map(|id| id as Id)
+                    .filter(|id| data.kind(*id) == Some(post_kind))
+                    .ok_or_else(|| ApiError::invalid_param(kind.word))?,
+                None => create_inline(ctx, data, map, kind)?,
+            },
+            other => as_int(other)
+                .map(|id| id as Id)
+                .filter(|id| data.kind(*id) == Some(post_kind))
+                .ok_or_else(|| ApiError::invalid_param(kind.word))?,
+        };
         if !ids.contains(&id) {
             ids.push(id);
         }
@@ -432,11 +433,7 @@ pub fn resolve_entries(ctx: &Ctx, data: &mut Data, value: &Value, post_kind: Pos
 fn create_inline(ctx: &Ctx, data: &mut Data, map: &Map<String, Value>, kind: &Kind) -> ApiResult<Id> {
     let params: Params = map.iter().map(|(key, value)| (key.clone(), value.clone())).collect();
     let fields = if kind.post_kind == PostKind::Venue { VENUE_FIELDS } else { ORGANIZER_FIELDS };
-    let could_not = || {
-        let code =
-            if kind.post_kind == PostKind::Venue { "could-not-create-venue" } else { "could-not-create-organizer" };
-        ApiError::new(400, code, format!("The {} could not be created from the provided data", kind.word))
-    };
+    let could_not = || ApiError::of(&kind.could_not_create);
     let args = validate(ctx, data, kind.resource, fields, &params).map_err(|_| could_not())?;
     create_from_args(ctx, data, &args, kind).map_err(|_| could_not())
 }

@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::app::Ctx;
 use crate::dates::parse_datetime;
 use crate::error::{ApiError, ApiResult};
+use crate::interface::errors;
 use crate::model::{Id, Image, Post, Status};
 use crate::store::{Data, SlugKind};
 use crate::text::{sanitize_slug, sanitize_title};
@@ -96,11 +97,7 @@ fn author_of(ctx: &Ctx, args: &Args) -> ApiResult<Id> {
             if ctx.user.is_some_and(|user| user.can_edit_others()) {
                 Ok(author as Id)
             } else {
-                Err(ApiError::new(
-                    403,
-                    "rest_cannot_edit_others",
-                    "Sorry, you are not allowed to create posts as this user.",
-                ))
+                Err(ApiError::of(&errors::CANNOT_EDIT_OTHERS))
             }
         }
         _ => Ok(own),

@@ -7,7 +7,7 @@ use super::{authorize, validated};
 use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
-use crate::interface::{term_list_args, Op, Resource};
+use crate::interface::{errors, term_list_args, Op, Resource};
 use crate::model::{Id, Taxonomy, Term};
 use crate::store::{Data, SlugKind};
 use crate::text::{render_term_description, render_term_name, sanitize_slug, sanitize_title};
@@ -73,7 +73,7 @@ fn delete(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
 }
 
 fn not_hierarchical() -> ApiError {
-    ApiError::new(400, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
+    ApiError::of(&errors::NOT_HIERARCHICAL)
 }
 
 fn term_exists(taxonomy: Taxonomy, id: Id) -> ApiError {
@@ -81,7 +81,7 @@ fn term_exists(taxonomy: Taxonomy, id: Id) -> ApiError {
         Taxonomy::Category => "A term with the name provided already exists with this parent.",
         Taxonomy::Tag => "A term with the name provided already exists in this taxonomy.",
     };
-    let mut error = ApiError::new(400, "term_exists", message).with_data("term_id", json!(id));
+    let mut error = ApiError::of(&errors::TERM_EXISTS).with_message(message).with_data("term_id", json!(id));
     error.extra.push(("additional_data", json!([id, id])));
     error
 }
