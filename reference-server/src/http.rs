@@ -364,7 +364,8 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
     }
     set("access-control-expose-headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link");
     set("access-control-allow-headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type");
-    if let Some(allow) = &how.allow {
+    // With `_envelope`, the CMS reports `Allow` inside the envelope only.
+    if let Some(allow) = how.allow.as_ref().filter(|_| !how.envelope) {
         set("allow", allow);
     }
     for (name, value) in &reply.headers {

@@ -258,6 +258,14 @@ const SINGLE: &[(Method, Op)] = &[
     (Method::Put, Op::Update),
     (Method::Patch, Op::Update),
 ];
+/// Terms are served by the CMS's own terms controller, which registers read, edit, delete.
+const TERM_SINGLE: &[(Method, Op)] = &[
+    (Method::Get, Op::Read),
+    (Method::Post, Op::Update),
+    (Method::Put, Op::Update),
+    (Method::Patch, Op::Update),
+    (Method::Delete, Op::Delete),
+];
 
 /// Every route of the interface (§4.1), in the order the real plugin registers them.
 pub const ROUTES: &[Route] = &[
@@ -278,9 +286,9 @@ pub const ROUTES: &[Route] = &[
         methods: SINGLE,
     },
     Route { resource: Resource::Categories, target: Target::Collection, path: "/categories", methods: COLLECTION },
-    Route { resource: Resource::Categories, target: Target::ById, path: "/categories/<id>", methods: SINGLE },
+    Route { resource: Resource::Categories, target: Target::ById, path: "/categories/<id>", methods: TERM_SINGLE },
     Route { resource: Resource::Tags, target: Target::Collection, path: "/tags", methods: COLLECTION },
-    Route { resource: Resource::Tags, target: Target::ById, path: "/tags/<id>", methods: SINGLE },
+    Route { resource: Resource::Tags, target: Target::ById, path: "/tags/<id>", methods: TERM_SINGLE },
 ];
 
 use Item as I;
@@ -375,12 +383,14 @@ pub const LINKED_LIST_ARGS: &[Arg] = &[
         arg("only_with_upcoming", T::Untyped, R::None, "Only items linked to upcoming events."),
         Default::Bool(false),
     ),
-    arg(
+    // A list too (`status[]=publish&status[]=draft`), as on the events list: the plugin's
+    // archives share the status rule.
+    loose(arg(
         "status",
         T::String,
         R::StatusList,
         "Post status, or a comma-separated list of them; users who may not edit posts can only ask for publish.",
-    ),
+    )),
 ];
 
 /// Arguments of the category and tag lists (§4.4); `parent` is for categories only.

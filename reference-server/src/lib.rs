@@ -15,6 +15,7 @@
 //! - `http`: base addresses, route matching, bodies, `_fields`, CORS and standard headers.
 //! - `validate`: the argument rules every route shares.
 //! - `auth`: users, HTTP Basic, and what each role may do.
+//! - `access`: who may read what, however it is reached (read, embed, link, filter).
 //! - `store` and `model`: the in-memory records and their indexes.
 //! - `views`: how each record becomes JSON.
 //! - `api`: one handler module per resource family.
@@ -26,6 +27,7 @@
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
 //! conformance runner can start fresh servers in-process.
 
+mod access;
 mod api;
 mod app;
 mod auth;

@@ -261,6 +261,14 @@ async fn answer(shared: &Shared, request: Request<Incoming>) -> Response<Full<By
     let Some(method) = Method::parse(&method_name) else {
         return fail(ApiError::no_route(), &finish);
     };
+    // Errors of the body itself carry the route's `Allow` too, as the CMS's do (the language
+    // a body could name is not known yet: the query's or the address's).
+    if route.op(method).is_some() || options {
+        let query_lang = query.get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
+        let ctx = context(app, user, query_lang.or(located.base_lang).unwrap_or_default(), located.base_lang);
+        let data = app.store.read();
+        finish.allow = Some(crate::api::allow_header(&ctx, &data, route, var.as_deref()));
+    }
     let body = match read_body(body, &shared.budget, app.config.limits.body_timeout).await {
         Ok(body) => body,
         Err(error) => {
