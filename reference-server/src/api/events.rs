@@ -526,14 +526,23 @@ impl<'a> EventFilter<'a> {
         if !self.search.iter().all(found) {
             return false;
         }
-        // Links count only to linked items the caller may read.
-        let venue: Vec<Id> = visible_venue(ctx, data, event).map(|venue| venue.post.id).into_iter().collect();
-        let organizers: Vec<Id> = visible_organizers(ctx, data, event).map(|organizer| organizer.post.id).collect();
+        // Links count only to linked items the caller may read (looked at only when a filter
+        // names them, so other filters cost what they did).
+        let venue_matches = || {
+            self.venues
+                .as_ref()
+                .is_none_or(|ids| visible_venue(ctx, data, event).is_some_and(|venue| ids.contains(&venue.post.id)))
+        };
+        let organizers_match = || {
+            self.organizers.as_ref().is_none_or(|ids| {
+                visible_organizers(ctx, data, event).any(|organizer| ids.contains(&organizer.post.id))
+            })
+        };
         let venue_geo = || visible_venue(ctx, data, event).and_then(|venue| venue.geo);
         any(&self.categories, &event.categories)
             && any(&self.tags, &event.tags)
-            && any(&self.venues, &venue)
-            && any(&self.organizers, &organizers)
+            && venue_matches()
+            && organizers_match()
             && self.featured.is_none_or(|featured| event.featured == featured)
             && self.parent.is_none_or(|parent| {
                 // A parent the caller may not read selects nothing.
