@@ -157,7 +157,11 @@ async fn accept_loop(
             accepted = listener.accept() => accepted,
             _ = &mut stopped => break,
         };
-        let Ok((tcp, _)) = accepted else { continue };
+        let Ok((tcp, _)) = accepted else {
+            // Out of file descriptors, most likely: wait a moment rather than spin.
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            continue;
+        };
         let _ = tcp.set_nodelay(true);
         let state = ConnState::new();
         let io = TokioIo::new(GuardedStream::new(tcp, state.clone(), shared.stream.clone()));

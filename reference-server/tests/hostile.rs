@@ -14,7 +14,7 @@ const IDENTITIES: [Option<&str>; 6] =
     [None, Some("admin"), Some("editor"), Some("author"), Some("contributor"), Some("subscriber")];
 
 /// Identities that get the per-argument battery too: no rights, some, all.
-const DEEP_IDENTITIES: [Option<&str>; 3] = [None, Some("contributor"), Some("admin")];
+const DEEP_IDENTITIES: [Option<&str>; 2] = [None, Some("admin")];
 
 /// A body, as sent.
 #[derive(Clone)]
@@ -26,8 +26,8 @@ enum Payload {
 
 /// Values that are wrong in some way for almost any argument.
 fn hostile_values() -> Vec<Value> {
-    let huge_list: Vec<Value> = (0..20_000).map(|n| json!(n)).collect();
-    let huge_csv: String = (1..20_000).map(|n| n.to_string()).collect::<Vec<_>>().join(",");
+    let huge_list: Vec<Value> = (0..10_000).map(|n| json!(n)).collect();
+    let huge_csv: String = (1..10_000).map(|n| n.to_string()).collect::<Vec<_>>().join(",");
     vec![
         json!("1e400"),
         json!(1e308),
