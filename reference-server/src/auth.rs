@@ -7,6 +7,7 @@ use base64::Engine;
 
 use crate::config::{Role, UserSpec};
 use crate::error::ApiError;
+use crate::interface::errors;
 
 /// A configured user; IDs are 1, 2, 3… in configuration order.
 #[derive(Clone, Debug)]
@@ -107,18 +108,10 @@ impl Users {
             return Ok(None);
         };
         let Some(user) = self.users.iter().find(|user| user.name == name) else {
-            return Err(ApiError::new(
-                401,
-                "invalid_username",
-                "<strong>Error:</strong> Unknown username. Check again or try your email address.",
-            ));
+            return Err(ApiError::of(&errors::INVALID_USERNAME));
         };
         if !constant_time_eq(user.password.as_bytes(), password.as_bytes()) {
-            return Err(ApiError::new(
-                401,
-                "incorrect_password",
-                "The provided password is an invalid application password.",
-            ));
+            return Err(ApiError::of(&errors::INCORRECT_PASSWORD));
         }
         Ok(Some(user))
     }

@@ -1,6 +1,7 @@
 //! Everything the command line (or an embedding program) can set.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
@@ -41,10 +42,13 @@ pub struct UserSpec {
 }
 
 impl UserSpec {
-    /// Parses `NAME:PASSWORD:ROLE`.
+    /// Parses `NAME:PASSWORD:ROLE`. The name ends at the first colon and the role starts after
+    /// the last, so a password may contain colons.
     pub fn parse(text: &str) -> Result<UserSpec, String> {
-        let mut parts = text.splitn(3, ':');
-        let (Some(name), Some(password), Some(role)) = (parts.next(), parts.next(), parts.next()) else {
+        let Some((name, password, role)) = text
+            .split_once(':')
+            .and_then(|(name, rest)| rest.rsplit_once(':').map(|(password, role)| (name, password, role)))
+        else {
             return Err(format!("expected NAME:PASSWORD:ROLE, got {text:?}"));
         };
         if name.is_empty() || password.is_empty() {
@@ -54,6 +58,16 @@ impl UserSpec {
             format!("unknown role {role:?}: use administrator, editor, author, contributor or subscriber")
         })?;
         Ok(UserSpec { name: name.to_string(), password: password.to_string(), role })
+    }
+
+    /// Refuses a list in which two users have the same name (only one of them could log in).
+    pub fn check_unique(users: &[UserSpec]) -> Result<(), String> {
+        for (index, user) in users.iter().enumerate() {
+            if users[..index].iter().any(|other| other.name == user.name) {
+                return Err(format!("user name {:?} is given twice", user.name));
+            }
+        }
+        Ok(())
     }
 
     /// The five default users, one per role, in role order (IDs 1 to 5).
@@ -97,6 +111,35 @@ impl Features {
     }
 }
 
+/// Bounds on what connections may cost: time to send a request, idle time between requests,
+/// how many connections are served at once, and how much memory request bodies may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// From the first byte of a request to the end of its head (request line and headers).
+    pub header_timeout: Duration,
+    /// From the end of the head to the end of the body.
+    pub body_timeout: Duration,
+    /// How long a kept-alive connection may wait for its next request.
+    pub idle_timeout: Duration,
+    /// Connections served at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// Bytes all request bodies being received may hold together, beyond the first 64 KiB
+    /// of each (never less than the 8 MiB a single body may have).
+    pub body_memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(30),
+            max_connections: 512,
+            body_memory: 64 * 1024 * 1024,
+        }
+    }
+}
+
 /// The whole configuration of one server.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -117,6 +160,10 @@ pub struct Config {
     /// Load the demo calendar at start.
     pub demo: bool,
     pub features: Features,
+    pub limits: Limits,
+    /// Origins whose browser requests may read answers and write (`Access-Control-Allow-Origin`
+    /// with credentials). Empty: every origin, as the CMS does (see the README for the risk).
+    pub cors_origins: Vec<String>,
 }
 
 impl Default for Config {
@@ -132,6 +179,8 @@ impl Default for Config {
             clock: None,
             demo: false,
             features: Features::default(),
+            limits: Limits::default(),
+            cors_origins: Vec::new(),
         }
     }
 }

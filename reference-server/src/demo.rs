@@ -1038,6 +1038,7 @@ impl<'a> Builder<'a> {
             modified_utc: published,
             image: None,
             password: None,
+            trashed: None,
         }
     }
 

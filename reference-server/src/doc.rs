@@ -284,13 +284,12 @@ fn success_response(description: &str, schema: &str) -> Value {
     json!({"description": description, "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}}})
 }
 
-/// The error codes an operation can answer with, by status (codes of the `ERRORS` catalog,
-/// plus `invalid-linked-post-id`, which validation normally pre-empts).
+/// The error codes an operation can answer with, by status (codes of the `ERRORS` catalog).
 fn error_codes(route: &Route, op: Op) -> Vec<(u16, Vec<&'static str>)> {
     let resource = route.resource;
     let posts = matches!(resource, Resource::Events | Resource::Venues | Resource::Organizers);
     let write = matches!(op, Op::Create | Op::Update | Op::Delete);
-    let mut bad = vec!["rest_invalid_param"];
+    let mut bad = vec!["rest_invalid_param", "rest_bad_request"];
     let mut unauthorized = vec!["invalid_username", "incorrect_password"];
     let mut forbidden = vec!["rest_cookie_invalid_nonce"];
     let mut not_found = Vec::new();
@@ -304,9 +303,7 @@ fn error_codes(route: &Route, op: Op) -> Vec<(u16, Vec<&'static str>)> {
     }
     if matches!(op, Op::Create | Op::Update) {
         match resource {
-            Resource::Events => {
-                bad.extend(["could-not-create-venue", "could-not-create-organizer", "invalid-linked-post-id"])
-            }
+            Resource::Events => bad.extend(["could-not-create-venue", "could-not-create-organizer"]),
             Resource::Categories => bad.push("term_exists"),
             Resource::Tags => bad.extend(["term_exists", "rest_taxonomy_not_hierarchical"]),
             _ => {}
@@ -345,6 +342,7 @@ fn error_codes(route: &Route, op: Op) -> Vec<(u16, Vec<&'static str>)> {
     if !not_found.is_empty() {
         codes.push((404, not_found));
     }
+    codes.push((408, vec!["rest_bad_request"]));
     if op == Op::Delete && posts {
         let code = match resource {
             Resource::Events => "event-is-in-trash",
@@ -354,6 +352,8 @@ fn error_codes(route: &Route, op: Op) -> Vec<(u16, Vec<&'static str>)> {
         codes.push((410, vec![code]));
     }
     codes.push((413, vec!["rest_request_too_large"]));
+    codes.push((414, vec!["rest_bad_request"]));
+    codes.push((431, vec!["rest_bad_request"]));
     codes
 }
 
@@ -363,9 +363,6 @@ fn error_response(codes: &[&str]) -> Value {
         .iter()
         .map(|code| match ERRORS.iter().find(|error| error.code == *code) {
             Some(error) => format!("{code}: {}", error.when),
-            None if *code == "invalid-linked-post-id" => {
-                format!("{code}: a linked venue or organizer object whose id is not one")
-            }
             None => code.to_string(),
         })
         .collect();

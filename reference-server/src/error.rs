@@ -5,6 +5,9 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::interface::errors::{self, BAD_REQUEST};
+use crate::interface::ErrorKind;
+
 /// An error answer: HTTP status, machine code, human message and extra `data` members.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
@@ -53,8 +56,30 @@ impl InvalidParam {
 }
 
 impl ApiError {
-    pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into(), data: Vec::new(), extra: Vec::new() }
+    /// The error of a catalog entry, with the entry's status and message.
+    pub fn of(kind: &ErrorKind) -> ApiError {
+        ApiError {
+            status: kind.status,
+            code: kind.code,
+            message: kind.message.to_string(),
+            data: Vec::new(),
+            extra: Vec::new(),
+        }
+    }
+
+    /// The error of a catalog entry whose message has a detail (`{}` in the entry's message).
+    pub fn detailed(kind: &ErrorKind, detail: impl std::fmt::Display) -> ApiError {
+        ApiError::of(kind).with_message(kind.message.replacen("{}", &detail.to_string(), 1))
+    }
+
+    pub fn with_message(mut self, message: impl Into<String>) -> ApiError {
+        self.message = message.into();
+        self
+    }
+
+    pub fn with_status(mut self, status: u16) -> ApiError {
+        self.status = status;
+        self
     }
 
     pub fn with_data(mut self, key: &'static str, value: Value) -> ApiError {
@@ -63,17 +88,28 @@ impl ApiError {
     }
 
     pub fn no_route() -> ApiError {
-        ApiError::new(404, "rest_no_route", "No route was found matching the URL and request method.")
+        ApiError::of(&errors::NO_ROUTE)
     }
 
     /// `rest_forbidden`: 401 for anonymous requests, 403 for logged-in users.
     pub fn forbidden(logged_in: bool) -> ApiError {
-        ApiError::new(if logged_in { 403 } else { 401 }, "rest_forbidden", "Sorry, you are not allowed to do that.")
+        ApiError::of(&errors::FORBIDDEN).with_status(if logged_in { 403 } else { 401 })
     }
 
     pub fn missing_params(names: &[String]) -> ApiError {
-        ApiError::new(400, "rest_missing_callback_param", format!("Missing parameter(s): {}", names.join(", ")))
-            .with_data("params", json!(names))
+        ApiError::detailed(&errors::MISSING_PARAM, names.join(", ")).with_data("params", json!(names))
+    }
+
+    /// The HTTP request itself cannot be read: malformed (400), too slow (408), a URI too long
+    /// (414) or headers too large (431).
+    pub fn bad_request(status: u16) -> ApiError {
+        let message = match status {
+            408 => "The request body was not received in time.",
+            414 => "The request URI is too long.",
+            431 => "The request headers are too large.",
+            _ => BAD_REQUEST.message,
+        };
+        ApiError::of(&BAD_REQUEST).with_status(status).with_message(message)
     }
 
     pub fn invalid_params(params: &[InvalidParam]) -> ApiError {
@@ -89,7 +125,7 @@ impl ApiError {
         }
         // The CMS renders an empty PHP array, so no details is `[]`, not `{}`.
         let details = if details.is_empty() { json!([]) } else { Value::Object(details) };
-        ApiError::new(400, "rest_invalid_param", format!("Invalid parameter(s): {}", names.join(", ")))
+        ApiError::detailed(&errors::INVALID_PARAM, names.join(", "))
             .with_data("params", Value::Object(messages))
             .with_data("details", details)
     }
@@ -99,7 +135,7 @@ impl ApiError {
     }
 
     pub fn invalid_json(message: &str) -> ApiError {
-        ApiError::new(400, "rest_invalid_json", "Invalid JSON body passed.")
+        ApiError::of(&errors::INVALID_JSON)
             .with_data("json_error_code", json!(4))
             .with_data("json_error_message", json!(message))
     }

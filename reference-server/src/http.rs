@@ -4,8 +4,9 @@
 //! form), case-insensitive route matching, method overrides, body parsing, `_fields` and
 //! `_envelope`, CORS and the standard headers.
 
-use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, StatusCode};
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, StatusCode};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
 
@@ -13,9 +14,6 @@ use crate::error::ApiError;
 use crate::interface::{match_route, Method, Route};
 use crate::model::Lang;
 use crate::validate::Params;
-
-/// Bodies above this are refused with 413, as a usual PHP set-up does.
-pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
 
 /// A request that reached a route of the namespace.
 pub struct ApiRequest {
@@ -77,6 +75,8 @@ pub struct Located {
     pub base_lang: Option<Lang>,
     /// The path relative to the namespace (`""`, `/events/12`), or `None` if outside it.
     pub path: Option<String>,
+    /// The request is for the REST root itself (`{root}/`, or `?rest_route=/`).
+    pub rest_root: bool,
 }
 
 /// Splits a raw path (and query, for `?rest_route=`) into language and namespace path.
@@ -103,12 +103,13 @@ pub fn locate(raw_path: &str, query: &Params, site_path: &str, root: &str, names
     } else {
         strip_prefix_ci(&path, root).filter(|rest| rest.is_empty() || rest.starts_with('/')).map(str::to_string)
     };
+    let rest_root = route_path.as_deref().is_some_and(|rest| rest.trim_end_matches('/').is_empty());
     let path = route_path.and_then(|rest| {
         let rest = rest.trim_end_matches('/');
         let inside = strip_prefix_ci(rest, &format!("/{}", namespace.trim_matches('/')))?;
         (inside.is_empty() || inside.starts_with('/')).then(|| inside.to_string())
     });
-    Located { base_lang, path }
+    Located { base_lang, path, rest_root }
 }
 
 fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
@@ -278,6 +279,32 @@ pub struct Finish<'a> {
     pub allow: Option<String>,
     pub fields: Option<String>,
     pub envelope: bool,
+    /// Close the connection after this answer (its request body was not read to the end).
+    pub close: bool,
+}
+
+/// The `Link` header of every answer: the REST root, where clients discover the API.
+pub fn api_link(site_url: &str, root: &str) -> String {
+    format!("<{site_url}{root}/>; rel=\"https://api.w.org/\"")
+}
+
+/// Whether answers to requests from `origin` may be shared with it (CORS): any origin when no
+/// list is configured (the CMS's behaviour), else the listed ones and the site's own.
+pub fn origin_allowed(allowed: &[String], site_url: &str, origin: &HeaderValue) -> bool {
+    if allowed.is_empty() {
+        return true;
+    }
+    let Ok(origin) = origin.to_str() else { return false };
+    let same = |listed: &str| listed.trim_end_matches('/').eq_ignore_ascii_case(origin.trim_end_matches('/'));
+    allowed.iter().any(|listed| same(listed)) || same(&site_origin(site_url))
+}
+
+/// `scheme://host[:port]` of an address.
+fn site_origin(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => format!("{scheme}://{}", rest.split('/').next().unwrap_or("")),
+        None => url.to_string(),
+    }
 }
 
 /// `x-tec-total` → `X-TEC-Total`: each dash-separated word capitalised, known acronyms upper.
@@ -296,7 +323,7 @@ fn header_spelling(name: &str) -> String {
 }
 
 /// Renders a reply with the standard headers of the CMS's REST layer.
-pub fn finish(reply: Reply, how: &Finish) -> Response<Body> {
+pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
     let mut status = reply.status;
     let mut body = match &how.fields {
         Some(fields) if status < 400 => filter_fields(&reply.body, fields),
@@ -314,8 +341,10 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Body> {
         body = json!({"body": body, "status": status, "headers": headers});
         status = 200;
     }
-    let bytes = if how.head { Vec::new() } else { serde_json::to_vec(&body).unwrap_or_default() };
-    let mut response = Response::new(Body::from(bytes));
+    let bytes = serde_json::to_vec(&body).unwrap_or_default();
+    let length = bytes.len();
+    // HEAD answers carry the length GET would send, without the body.
+    let mut response = Response::new(Full::new(if how.head { Bytes::new() } else { Bytes::from(bytes) }));
     *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = response.headers_mut();
     let mut set = |name: &'static str, value: &str| {
@@ -326,10 +355,17 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Body> {
     set("content-type", "application/json; charset=UTF-8");
     set("x-robots-tag", "noindex");
     set("x-content-type-options", "nosniff");
-    set("link", &format!("<{}{}/>; rel=\"https://api.w.org/\"", how.site_url, how.root));
+    set("link", &api_link(how.site_url, how.root));
+    if how.head {
+        set("content-length", &length.to_string());
+    }
+    if how.close {
+        set("connection", "close");
+    }
     set("access-control-expose-headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link");
     set("access-control-allow-headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type");
-    if let Some(allow) = &how.allow {
+    // With `_envelope`, the CMS reports `Allow` inside the envelope only.
+    if let Some(allow) = how.allow.as_ref().filter(|_| !how.envelope) {
         set("allow", allow);
     }
     for (name, value) in &reply.headers {

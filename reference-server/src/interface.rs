@@ -258,6 +258,14 @@ const SINGLE: &[(Method, Op)] = &[
     (Method::Put, Op::Update),
     (Method::Patch, Op::Update),
 ];
+/// Terms are served by the CMS's own terms controller, which registers read, edit, delete.
+const TERM_SINGLE: &[(Method, Op)] = &[
+    (Method::Get, Op::Read),
+    (Method::Post, Op::Update),
+    (Method::Put, Op::Update),
+    (Method::Patch, Op::Update),
+    (Method::Delete, Op::Delete),
+];
 
 /// Every route of the interface (§4.1), in the order the real plugin registers them.
 pub const ROUTES: &[Route] = &[
@@ -278,9 +286,9 @@ pub const ROUTES: &[Route] = &[
         methods: SINGLE,
     },
     Route { resource: Resource::Categories, target: Target::Collection, path: "/categories", methods: COLLECTION },
-    Route { resource: Resource::Categories, target: Target::ById, path: "/categories/<id>", methods: SINGLE },
+    Route { resource: Resource::Categories, target: Target::ById, path: "/categories/<id>", methods: TERM_SINGLE },
     Route { resource: Resource::Tags, target: Target::Collection, path: "/tags", methods: COLLECTION },
-    Route { resource: Resource::Tags, target: Target::ById, path: "/tags/<id>", methods: SINGLE },
+    Route { resource: Resource::Tags, target: Target::ById, path: "/tags/<id>", methods: TERM_SINGLE },
 ];
 
 use Item as I;
@@ -375,12 +383,14 @@ pub const LINKED_LIST_ARGS: &[Arg] = &[
         arg("only_with_upcoming", T::Untyped, R::None, "Only items linked to upcoming events."),
         Default::Bool(false),
     ),
-    arg(
+    // A list too (`status[]=publish&status[]=draft`), as on the events list: the plugin's
+    // archives share the status rule.
+    loose(arg(
         "status",
         T::String,
         R::StatusList,
         "Post status, or a comma-separated list of them; users who may not edit posts can only ask for publish.",
-    ),
+    )),
 ];
 
 /// Arguments of the category and tag lists (§4.4); `parent` is for categories only.
@@ -658,48 +668,203 @@ mod tests {
     }
 }
 
-/// One error the interface can answer: its code, HTTP status and when it happens.
+/// One error the interface can answer: its code, HTTP status, usual message and when it
+/// happens. Handlers build their errors from these entries (`ApiError::of`), so the catalog,
+/// `/doc` and the answers cannot drift apart.
 #[derive(Clone, Copy, Debug)]
 pub struct ErrorKind {
     pub code: &'static str,
     pub status: u16,
+    /// The message, as the plugin or the CMS words it (`{}` marks where a detail goes).
+    pub message: &'static str,
     pub when: &'static str,
 }
 
-const fn error(code: &'static str, status: u16, when: &'static str) -> ErrorKind {
-    ErrorKind { code, status, when }
+const fn error(code: &'static str, status: u16, message: &'static str, when: &'static str) -> ErrorKind {
+    ErrorKind { code, status, message, when }
 }
 
-/// The error catalog (reference profile Part B §3 and the CMS codes seen through the interface),
-/// limited to the errors this interface can produce.
+/// The errors one by one, for the code that answers them.
+pub mod errors {
+    use super::{error, ErrorKind};
+
+    pub const NO_ROUTE: ErrorKind = error(
+        "rest_no_route",
+        404,
+        "No route was found matching the URL and request method.",
+        "no route matches the path and method",
+    );
+    pub const MISSING_PARAM: ErrorKind =
+        error("rest_missing_callback_param", 400, "Missing parameter(s): {}", "a required argument is missing");
+    pub const INVALID_PARAM: ErrorKind =
+        error("rest_invalid_param", 400, "Invalid parameter(s): {}", "an argument fails its rule or type");
+    pub const INVALID_JSON: ErrorKind =
+        error("rest_invalid_json", 400, "Invalid JSON body passed.", "the JSON body does not parse");
+    pub const FORBIDDEN: ErrorKind = error(
+        "rest_forbidden",
+        401,
+        "Sorry, you are not allowed to do that.",
+        "a write without credentials (403 when logged in without the right, or from an origin outside --cors-origin)",
+    );
+    pub const CANNOT_EDIT_OTHERS: ErrorKind = error(
+        "rest_cannot_edit_others",
+        403,
+        "Sorry, you are not allowed to create posts as this user.",
+        "setting another user as author without the right",
+    );
+    pub const INVALID_USERNAME: ErrorKind = error(
+        "invalid_username",
+        401,
+        "<strong>Error:</strong> Unknown username. Check again or try your email address.",
+        "Basic credentials name no user",
+    );
+    pub const INCORRECT_PASSWORD: ErrorKind = error(
+        "incorrect_password",
+        401,
+        "The provided password is an invalid application password.",
+        "Basic credentials with a wrong password",
+    );
+    pub const COOKIE_INVALID_NONCE: ErrorKind =
+        error("rest_cookie_invalid_nonce", 403, "Cookie check failed", "an X-WP-Nonce header without a logged-in user");
+    pub const INVALID_NAMESPACE: ErrorKind = error(
+        "rest_invalid_namespace",
+        404,
+        "The specified namespace could not be found.",
+        "the namespace index asked about another namespace",
+    );
+    pub const EVENT_NOT_FOUND: ErrorKind =
+        error("rest-event-not-found", 404, "Event with ID {} does not exist.", "no post has the event ID");
+    pub const INVALID_EVENT_ID: ErrorKind = error(
+        "rest-invalid-event-id",
+        400,
+        "The specified ID is not a valid event.",
+        "the ID is a post that is not an event",
+    );
+    pub const EVENT_NO_LONGER_AVAILABLE: ErrorKind =
+        error("event-no-longer-available", 403, "This event is no longer available", "the event is in the trash");
+    pub const EVENT_NOT_ACCESSIBLE: ErrorKind = error(
+        "event-not-accessible",
+        403,
+        "The requested event is not accessible",
+        "an unpublished event the user may not read",
+    );
+    pub const EVENT_PASSWORD_PROTECTED: ErrorKind = error(
+        "event-password-protected",
+        403,
+        "The requested event is not accessible without a password",
+        "a password-protected event read without its password",
+    );
+    pub const EVENT_IN_TRASH: ErrorKind =
+        error("event-is-in-trash", 410, "The event is already trashed", "deleting an event already in the trash");
+    pub const EVENT_PAGE_NOT_FOUND: ErrorKind = error(
+        "event-archive-page-not-found",
+        404,
+        "The requested event archive page does not exist",
+        "an events list page past the end",
+    );
+    pub const VENUE_NOT_ACCESSIBLE: ErrorKind = error(
+        "venue-not-accessible",
+        403,
+        "The requested venue is not accessible",
+        "an unpublished venue the user may not read",
+    );
+    pub const ORGANIZER_NOT_ACCESSIBLE: ErrorKind = error(
+        "organizer-not-accessible",
+        403,
+        "The requested organizer is not accessible",
+        "an unpublished organizer the user may not read",
+    );
+    pub const VENUE_IN_TRASH: ErrorKind =
+        error("venue-is-in-trash", 410, "The venue is already trashed", "deleting a venue already in the trash");
+    pub const ORGANIZER_IN_TRASH: ErrorKind = error(
+        "organizer-is-in-trash",
+        410,
+        "The organizer is already trashed",
+        "deleting an organizer already in the trash",
+    );
+    pub const VENUE_PAGE_NOT_FOUND: ErrorKind = error(
+        "venue-archive-page-not-found",
+        404,
+        "The requested venue archive page does not exist",
+        "a venues list page past the end",
+    );
+    pub const ORGANIZER_PAGE_NOT_FOUND: ErrorKind = error(
+        "organizer-archive-page-not-found",
+        404,
+        "The requested organizer archive page does not exist",
+        "an organizers list page past the end",
+    );
+    pub const COULD_NOT_CREATE_VENUE: ErrorKind = error(
+        "could-not-create-venue",
+        400,
+        "The venue could not be created from the provided data",
+        "inline venue data in an event passes its checks but cannot become a venue (another author without the right)",
+    );
+    pub const COULD_NOT_CREATE_ORGANIZER: ErrorKind = error(
+        "could-not-create-organizer",
+        400,
+        "The organizer could not be created from the provided data",
+        "inline organizer data in an event passes its checks but cannot become an organizer (another author without the right)",
+    );
+    pub const TICKETS_NOT_ACTIVE: ErrorKind = error(
+        "event-tickets-not-active",
+        400,
+        "Event Tickets plugin is not activated.",
+        "`ticketed=true` on a site without tickets (inside rest_invalid_param)",
+    );
+    pub const TERM_EXISTS: ErrorKind = error(
+        "term_exists",
+        400,
+        "A term with the name provided already exists in this taxonomy.",
+        "a term with that name already exists (under that parent)",
+    );
+    pub const NOT_HIERARCHICAL: ErrorKind = error(
+        "rest_taxonomy_not_hierarchical",
+        400,
+        "Cannot set parent term, taxonomy is not hierarchical.",
+        "a parent given for a tag",
+    );
+    pub const TOO_LARGE: ErrorKind =
+        error("rest_request_too_large", 413, "The request body is too large.", "a body over 8 MiB");
+    pub const BAD_REQUEST: ErrorKind = error(
+        "rest_bad_request",
+        400,
+        "The request could not be read.",
+        "the HTTP request itself cannot be read: malformed (400), its body not received within the body timeout (408), a URI over 64 KiB (414), a head over 96 KiB or more than 100 headers (431)",
+    );
+}
+
+/// The error catalog (reference profile Part B §3, the CMS codes seen through the interface,
+/// and the server's own transport error), limited to the errors this server can answer.
 pub const ERRORS: &[ErrorKind] = &[
-    error("rest_no_route", 404, "no route matches the path and method"),
-    error("rest_missing_callback_param", 400, "a required argument is missing"),
-    error("rest_invalid_param", 400, "an argument fails its rule or type"),
-    error("rest_invalid_json", 400, "the JSON body does not parse"),
-    error("rest_forbidden", 401, "a write without credentials (403 when logged in without the right)"),
-    error("rest_cannot_edit_others", 403, "setting another user as author without the right"),
-    error("invalid_username", 401, "Basic credentials name no user"),
-    error("incorrect_password", 401, "Basic credentials with a wrong password"),
-    error("rest_cookie_invalid_nonce", 403, "an X-WP-Nonce header without a logged-in user"),
-    error("rest_invalid_namespace", 404, "the namespace index asked about another namespace"),
-    error("rest-event-not-found", 404, "no post has the event ID"),
-    error("rest-invalid-event-id", 400, "the ID is a post that is not an event"),
-    error("event-no-longer-available", 403, "the event is in the trash"),
-    error("event-not-accessible", 403, "an unpublished event the user may not read"),
-    error("event-password-protected", 403, "a password-protected event read without its password"),
-    error("event-is-in-trash", 410, "deleting an event already in the trash"),
-    error("event-archive-page-not-found", 404, "an events list page past the end"),
-    error("venue-not-accessible", 403, "an unpublished venue the user may not read"),
-    error("organizer-not-accessible", 403, "an unpublished organizer the user may not read"),
-    error("venue-is-in-trash", 410, "deleting a venue already in the trash"),
-    error("organizer-is-in-trash", 410, "deleting an organizer already in the trash"),
-    error("venue-archive-page-not-found", 404, "a venues list page past the end"),
-    error("organizer-archive-page-not-found", 404, "an organizers list page past the end"),
-    error("could-not-create-venue", 400, "inline venue data in an event that cannot make a venue"),
-    error("could-not-create-organizer", 400, "inline organizer data in an event that cannot make an organizer"),
-    error("event-tickets-not-active", 400, "`ticketed=true` on a site without tickets (inside rest_invalid_param)"),
-    error("term_exists", 400, "a term with that name already exists (under that parent)"),
-    error("rest_taxonomy_not_hierarchical", 400, "a parent given for a tag"),
-    error("rest_request_too_large", 413, "a body over 8 MiB"),
+    errors::NO_ROUTE,
+    errors::MISSING_PARAM,
+    errors::INVALID_PARAM,
+    errors::INVALID_JSON,
+    errors::FORBIDDEN,
+    errors::CANNOT_EDIT_OTHERS,
+    errors::INVALID_USERNAME,
+    errors::INCORRECT_PASSWORD,
+    errors::COOKIE_INVALID_NONCE,
+    errors::INVALID_NAMESPACE,
+    errors::EVENT_NOT_FOUND,
+    errors::INVALID_EVENT_ID,
+    errors::EVENT_NO_LONGER_AVAILABLE,
+    errors::EVENT_NOT_ACCESSIBLE,
+    errors::EVENT_PASSWORD_PROTECTED,
+    errors::EVENT_IN_TRASH,
+    errors::EVENT_PAGE_NOT_FOUND,
+    errors::VENUE_NOT_ACCESSIBLE,
+    errors::ORGANIZER_NOT_ACCESSIBLE,
+    errors::VENUE_IN_TRASH,
+    errors::ORGANIZER_IN_TRASH,
+    errors::VENUE_PAGE_NOT_FOUND,
+    errors::ORGANIZER_PAGE_NOT_FOUND,
+    errors::COULD_NOT_CREATE_VENUE,
+    errors::COULD_NOT_CREATE_ORGANIZER,
+    errors::TICKETS_NOT_ACTIVE,
+    errors::TERM_EXISTS,
+    errors::NOT_HIERARCHICAL,
+    errors::TOO_LARGE,
+    errors::BAD_REQUEST,
 ];

@@ -8,10 +8,14 @@
 //! - [`config`]: what the command line sets (addresses, names, users, clock, features).
 //! - [`interface`]: the interface as data: routes, methods, arguments. Routing, validation,
 //!   the namespace index, `/doc` and the conformance runner's coverage all read it.
-//! - `server`: binding, the request pipeline entry point, shutdown.
+//! - `server`: binding, the connection limit, the request pipeline entry point, shutdown.
+//! - `conn`, `body`: one connection's timeouts and envelopes for the HTTP layer's refusals;
+//!   reading request bodies within their size, time and memory bounds.
+//! - `request_log`: the request log line, secrets taken out.
 //! - `http`: base addresses, route matching, bodies, `_fields`, CORS and standard headers.
 //! - `validate`: the argument rules every route shares.
 //! - `auth`: users, HTTP Basic, and what each role may do.
+//! - `access`: who may read what, however it is reached (read, embed, link, filter).
 //! - `store` and `model`: the in-memory records and their indexes.
 //! - `views`: how each record becomes JSON.
 //! - `api`: one handler module per resource family.
@@ -23,10 +27,13 @@
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
 //! conformance runner can start fresh servers in-process.
 
+mod access;
 mod api;
 mod app;
 mod auth;
+mod body;
 pub mod config;
+mod conn;
 mod cost;
 mod dates;
 mod demo;
@@ -35,13 +42,14 @@ mod error;
 mod http;
 pub mod interface;
 mod model;
+mod request_log;
 mod server;
 mod store;
 mod text;
 mod validate;
 mod views;
 
-pub use config::{Config, Features, Role, UserSpec};
+pub use config::{Config, Features, Limits, Role, UserSpec};
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
 pub use server::{serve, RunningServer};

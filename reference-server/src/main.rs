@@ -1,11 +1,13 @@
 //! `reference-server`: runs the reference server from the command line.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use clap::Parser;
-use reference_server::{serve, Config, Features, UserSpec};
+use reference_server::{serve, Config, Features, Limits, UserSpec};
 
 /// The reference server of the events-calendar REST interface: every route, filter, field
 /// and error of the interface, in memory, answering as a real site does.
@@ -31,7 +33,8 @@ struct Cli {
     #[arg(long, default_value = "UTC")]
     timezone: String,
     /// A user NAME:PASSWORD:ROLE (repeatable; replaces the five default users). Roles:
-    /// administrator, editor, author, contributor, subscriber. IDs are 1, 2, 3… in order.
+    /// administrator, editor, author, contributor, subscriber. IDs are 1, 2, 3… in order. The
+    /// password is everything between the first and the last colon; names must differ.
     #[arg(long = "user", value_name = "NAME:PASSWORD:ROLE", value_parser = UserSpec::parse)]
     users: Vec<UserSpec>,
     /// Start the server's clock at this instant (RFC 3339); it runs on from there.
@@ -43,6 +46,34 @@ struct Cli {
     /// Behave as a site without these extensions: geoloc, tickets (comma-separated).
     #[arg(long, value_name = "FEATURES", default_value = "")]
     without: String,
+    /// Let browser pages from this origin (https://app.example) read answers and write, with
+    /// credentials (repeatable). Without it every origin may: see the README for the risk.
+    #[arg(long = "cors-origin", value_name = "ORIGIN")]
+    cors_origins: Vec<String>,
+    /// Seconds a client has to send a request's head (request line and headers).
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    header_timeout: Duration,
+    /// Seconds a client has to send a request's body, once its head is in.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
+    body_timeout: Duration,
+    /// Seconds a kept-alive connection may wait for its next request.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
+    idle_timeout: Duration,
+    /// Connections served at once; more wait in the listen queue.
+    #[arg(long, value_name = "N", default_value = "512")]
+    max_connections: usize,
+    /// MiB that request bodies being received may hold together (at least 8).
+    #[arg(long, value_name = "MIB", default_value = "64")]
+    body_memory: usize,
+}
+
+/// A duration in seconds, fractions allowed (`0.5`).
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|secs| secs.is_finite() && *secs > 0.0 && *secs < 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("expected a positive number of seconds, got {text:?}"))
 }
 
 #[tokio::main]
@@ -54,7 +85,14 @@ async fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        // Colours only for a person at a terminal, not for a log file or a pipe.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
+    let users = if cli.users.is_empty() { UserSpec::defaults() } else { cli.users };
+    if let Err(message) = UserSpec::check_unique(&users) {
+        eprintln!("reference-server: {message}");
+        return ExitCode::from(2);
+    }
     let features = match Features::default().without(&cli.without) {
         Ok(features) => features,
         Err(message) => {
@@ -69,10 +107,18 @@ async fn main() -> ExitCode {
         language_param: cli.language_param,
         site_url: cli.site_url,
         timezone: cli.timezone,
-        users: if cli.users.is_empty() { UserSpec::defaults() } else { cli.users },
+        users,
         clock: cli.clock,
         demo: cli.demo,
         features,
+        limits: Limits {
+            header_timeout: cli.header_timeout,
+            body_timeout: cli.body_timeout,
+            idle_timeout: cli.idle_timeout,
+            max_connections: cli.max_connections.max(1),
+            body_memory: cli.body_memory.saturating_mul(1024 * 1024),
+        },
+        cors_origins: cli.cors_origins,
     };
     let server = match serve(config).await {
         Ok(server) => server,

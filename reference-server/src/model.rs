@@ -114,6 +114,26 @@ pub struct Post {
     pub modified_utc: NaiveDateTime,
     pub image: Option<Id>,
     pub password: Option<Box<str>>,
+    /// For an item in the trash: what it was before (the CMS keeps both as trash metadata).
+    pub trashed: Option<Trashed>,
+}
+
+/// The status and slug a post had before it went to the trash.
+#[derive(Clone, Debug)]
+pub struct Trashed {
+    pub status: Status,
+    pub slug: Box<str>,
+}
+
+impl Post {
+    /// The status that decides who may edit the post: in the trash, the status it had before,
+    /// so that trashing never gives anyone rights they did not have.
+    pub fn rights_status(&self) -> Status {
+        match &self.trashed {
+            Some(trashed) if self.status == Status::Trash => trashed.status,
+            _ => self.status,
+        }
+    }
 }
 
 /// An event and its schedule.
@@ -260,8 +280,20 @@ pub struct Image {
 pub struct ImageMeta {
     pub width: u32,
     pub height: u32,
-    /// Named smaller copies: (name, width, height, url).
-    pub sizes: Vec<(&'static str, u32, u32, Box<str>)>,
+    /// The size of the file in bytes.
+    pub filesize: u64,
+    /// Named smaller copies.
+    pub sizes: Vec<ImageSize>,
+}
+
+/// A smaller copy of an image the media library made.
+#[derive(Clone, Debug)]
+pub struct ImageSize {
+    pub name: &'static str,
+    pub width: u32,
+    pub height: u32,
+    pub filesize: u64,
+    pub url: Box<str>,
 }
 
 /// What a post ID refers to (posts of every kind share one ID space).

@@ -1,22 +1,29 @@
-//! Binding the listener, running the HTTP service and shutting it down.
+//! Binding the listener, serving connections within their limits, and shutting down; then the
+//! request pipeline every request goes through.
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Method as HttpMethod, Request, Response};
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::http::{Method as HttpMethod, Request, Response};
+use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
 use crate::app::{App, Clock, Ctx};
 use crate::auth::Users;
+use crate::body::{read_body, BodyBudget, BodyError};
 use crate::config::{Config, UserSpec};
+use crate::conn::{ConnState, GuardedStream, StreamConfig};
 use crate::dates::Zone;
 use crate::error::ApiError;
-use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Reply, BODY_LIMIT};
-use crate::interface::Method;
+use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Reply};
+use crate::interface::{errors, Method};
 use crate::model::Lang;
 use crate::store::{Data, Store};
 use crate::validate::Params;
@@ -28,6 +35,7 @@ pub struct RunningServer {
     base_url: String,
     api_url: String,
     users: Vec<UserSpec>,
+    shared: Arc<Shared>,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
 }
@@ -58,6 +66,20 @@ impl RunningServer {
         &self.users
     }
 
+    /// A fingerprint of the store's content, for tests that check a rejected write changed
+    /// nothing. Not part of the server's interface.
+    #[doc(hidden)]
+    pub fn store_fingerprint(&self) -> u64 {
+        self.shared.app.store.read().fingerprint()
+    }
+
+    /// The bytes request bodies hold from the shared budget now, for tests of the bound.
+    /// Not part of the server's interface.
+    #[doc(hidden)]
+    pub fn buffered_body_bytes(&self) -> usize {
+        self.shared.budget.in_use()
+    }
+
     /// Stops accepting connections, lets requests in flight finish, and waits for the end.
     pub async fn shutdown(mut self) {
         if let Some(stop) = self.stop.take() {
@@ -67,8 +89,23 @@ impl RunningServer {
     }
 }
 
+/// The largest request head (request line and headers) accepted: room for a URI of 64 KiB,
+/// the most the HTTP layer takes, and ordinary headers. Larger heads are answered 431.
+const MAX_HEAD_BYTES: usize = 96 * 1024;
+
+/// What every connection shares.
+struct Shared {
+    app: App,
+    budget: BodyBudget,
+    stream: Arc<StreamConfig>,
+}
+
 /// Binds `config.listen` and starts serving in the background.
 pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
+    let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
+    UserSpec::check_unique(&config.users).map_err(invalid)?;
+    let site_zone =
+        Zone::parse(&config.timezone).ok_or_else(|| invalid(format!("unknown time zone {:?}", config.timezone)))?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
     let site_url =
@@ -76,46 +113,101 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     let base_url = format!("{site_url}{}", config.root);
     let api_url = format!("{base_url}/{}", config.namespace);
     let users = config.users.clone();
-    let site_zone = Zone::parse(&config.timezone).ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("unknown time zone {:?}", config.timezone))
-    })?;
-    let app = Arc::new(App {
+    let limits = config.limits;
+    let app = App {
         users: Users::new(&config.users),
         store: Store::new(Data::fresh_site(&site_url)),
         clock: Clock::new(config.clock),
         site_zone,
         site_url: site_url.clone(),
         config,
-    });
+    };
     if app.config.demo {
         crate::demo::load(&app);
     }
-    let router = axum::Router::new().fallback(move |request: Request<Body>| {
-        let app = app.clone();
-        async move { handle(&app, request).await }
+    let stream = Arc::new(StreamConfig {
+        header_timeout: limits.header_timeout,
+        idle_timeout: limits.idle_timeout,
+        link: http::api_link(&site_url, &app.config.root),
     });
+    let shared = Arc::new(Shared { app, budget: BodyBudget::new(limits.body_memory), stream });
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            })
-            .await;
-    });
-    Ok(RunningServer { addr, site_url, base_url, api_url, users, stop: Some(stop), task })
+    let task = tokio::spawn(accept_loop(listener, shared.clone(), limits.max_connections.max(1), stopped));
+    Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })
+}
+
+/// Accepts connections while fewer than `max_connections` are open; those beyond wait in the
+/// listen queue until one ends. On stop, open connections finish the request they are on.
+async fn accept_loop(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    max_connections: usize,
+    stopped: oneshot::Receiver<()>,
+) {
+    let slots = Arc::new(Semaphore::new(max_connections));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(stopped);
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot,
+            _ = &mut stopped => break,
+        };
+        let Ok(slot) = slot else { break };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = &mut stopped => break,
+        };
+        let Ok((tcp, _)) = accepted else {
+            // Out of file descriptors, most likely: wait a moment rather than spin.
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            continue;
+        };
+        let _ = tcp.set_nodelay(true);
+        let state = ConnState::new();
+        let io = TokioIo::new(GuardedStream::new(tcp, state.clone(), shared.stream.clone()));
+        let handler = shared.clone();
+        let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+            let busy = state.begin();
+            let shared = handler.clone();
+            async move {
+                let response = handle(&shared, request).await;
+                drop(busy);
+                Ok::<_, Infallible>(response)
+            }
+        });
+        let connection = hyper::server::conn::http1::Builder::new()
+            .header_read_timeout(None)
+            .max_header_size(MAX_HEAD_BYTES)
+            .serve_connection(io, service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
 }
 
 /// One request through the whole pipeline; never fails, every error is an envelope.
-async fn handle(app: &App, request: Request<Body>) -> Response<Body> {
+async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
     let started = std::time::Instant::now();
     let method = request.method().clone();
     let uri = request.uri().clone();
-    let response = answer(app, request).await;
-    tracing::info!(target: "reference_server::request", "{} {} {} {:?}", method, uri, response.status().as_u16(), started.elapsed());
+    let response = answer(shared, request).await;
+    tracing::info!(
+        target: "reference_server::request",
+        "{} {} {} {:?}",
+        method,
+        crate::request_log::redacted(&uri),
+        response.status().as_u16(),
+        started.elapsed()
+    );
     response
 }
 
-async fn answer(app: &App, request: Request<Body>) -> Response<Body> {
+async fn answer(shared: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    let app = &shared.app;
     let (parts, body) = request.into_parts();
     let query = parse_form(parts.uri.query().unwrap_or(""));
     let site_path = app
@@ -125,14 +217,16 @@ async fn answer(app: &App, request: Request<Body>) -> Response<Body> {
         .map_or(String::new(), |(_, path)| format!("/{path}"));
     let located = locate(parts.uri.path(), &query, &site_path, &app.config.root, &app.config.namespace);
     let head = parts.method == HttpMethod::HEAD;
+    let origin = parts.headers.get("origin").cloned();
     let mut finish = Finish {
         site_url: &app.site_url,
         root: &app.config.root,
-        origin: parts.headers.get("origin").cloned(),
+        origin: origin.clone().filter(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin)),
         head,
         allow: None,
         fields: query.get("_fields").and_then(Value::as_str).map(str::to_string),
         envelope: query.contains_key("_envelope"),
+        close: false,
     };
     let fail = |error: ApiError, finish: &Finish| http::finish(Reply::from(error), finish);
 
@@ -143,7 +237,24 @@ async fn answer(app: &App, request: Request<Body>) -> Response<Body> {
         Err(error) => return fail(error, &finish),
     };
     if user.is_none() && parts.headers.contains_key("x-wp-nonce") {
-        return fail(ApiError::new(403, "rest_cookie_invalid_nonce", "Cookie check failed"), &finish);
+        return fail(ApiError::of(&errors::COOKIE_INVALID_NONCE), &finish);
+    }
+    let options = parts.method == HttpMethod::OPTIONS;
+    let method_name = if options { "GET".to_string() } else { effective_method(&parts.method, &query, &parts.headers) };
+    // A browser request from an origin outside `--cors-origin` may not write: its answer could
+    // not be read, but the write would happen (cross-site request forgery).
+    if origin.is_some() && finish.origin.is_none() && method_name != "GET" && method_name != "HEAD" && !options {
+        return fail(ApiError::forbidden(true), &finish);
+    }
+    if located.rest_root {
+        let reply = match Method::parse(&method_name) {
+            Some(Method::Get) => {
+                let ctx = context(app, user, located.base_lang.unwrap_or_default(), located.base_lang);
+                Reply::ok(crate::api::index::rest_root(&ctx))
+            }
+            _ => Reply::from(ApiError::no_route()),
+        };
+        return http::finish(reply, &finish);
     }
     let Some(path) = located.path else {
         return fail(ApiError::no_route(), &finish);
@@ -151,23 +262,33 @@ async fn answer(app: &App, request: Request<Body>) -> Response<Body> {
     let Some((route, var)) = http::route_for(&path) else {
         return fail(ApiError::no_route(), &finish);
     };
-
-    let options = parts.method == HttpMethod::OPTIONS;
-    let method_name = if options { "GET".to_string() } else { effective_method(&parts.method, &query, &parts.headers) };
     let Some(method) = Method::parse(&method_name) else {
         return fail(ApiError::no_route(), &finish);
     };
-    let body = match axum::body::to_bytes(body, BODY_LIMIT).await {
-        Ok(bytes) => bytes,
-        Err(_) => {
-            let error = ApiError::new(413, "rest_request_too_large", "The request body is too large.");
+    // Errors of the body itself carry the route's `Allow` too, as the CMS's do (the language
+    // a body could name is not known yet: the query's or the address's).
+    if route.op(method).is_some() || options {
+        let query_lang = query.get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
+        let ctx = context(app, user, query_lang.or(located.base_lang).unwrap_or_default(), located.base_lang);
+        let data = app.store.read();
+        finish.allow = Some(crate::api::allow_header(&ctx, &data, route, var.as_deref()));
+    }
+    let body = match read_body(body, &shared.budget, app.config.limits.body_timeout).await {
+        Ok(body) => body,
+        Err(error) => {
+            finish.close = true;
+            let error = match error {
+                BodyError::TooLarge => ApiError::of(&errors::TOO_LARGE),
+                BodyError::TimedOut => ApiError::bad_request(408),
+                BodyError::Broken => ApiError::bad_request(400),
+            };
             return fail(error, &finish);
         }
     };
     let body = if matches!(method, Method::Get) && !options {
         Params::new()
     } else {
-        match parse_body(&parts.headers, body).await {
+        match parse_body(&parts.headers, body.bytes).await {
             Ok(params) => params,
             Err(error) => return fail(error, &finish),
         }
@@ -176,14 +297,7 @@ async fn answer(app: &App, request: Request<Body>) -> Response<Body> {
     let params_lang =
         api_request.params().get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
     let lang = params_lang.or(located.base_lang).unwrap_or_default();
-    let lang_segment = located.base_lang.map_or(String::new(), |lang| format!("/{}", lang.code()));
-    let ctx = Ctx {
-        app,
-        user,
-        lang,
-        api_base: format!("{}{}{}/{}", app.site_url, lang_segment, app.config.root, app.config.namespace),
-        now: app.clock.now(),
-    };
+    let ctx = context(app, user, lang, located.base_lang);
     {
         let data = app.store.read();
         finish.allow = Some(crate::api::allow_header(&ctx, &data, route, api_request.var.as_deref()));
@@ -201,4 +315,16 @@ async fn answer(app: &App, request: Request<Body>) -> Response<Body> {
         Err(error) => Reply::from(error),
     };
     http::finish(reply, &finish)
+}
+
+/// The request's view of the server: user, language and the API prefix it came to.
+fn context<'a>(app: &'a App, user: Option<&'a crate::auth::User>, lang: Lang, base_lang: Option<Lang>) -> Ctx<'a> {
+    let lang_segment = base_lang.map_or(String::new(), |lang| format!("/{}", lang.code()));
+    Ctx {
+        app,
+        user,
+        lang,
+        api_base: format!("{}{}{}/{}", app.site_url, lang_segment, app.config.root, app.config.namespace),
+        now: app.clock.now(),
+    }
 }

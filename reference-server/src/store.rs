@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use chrono::{NaiveDate, NaiveDateTime};
 use parking_lot::RwLock;
 
-use crate::model::{Event, Id, Image, ImageMeta, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
+use crate::model::{Event, Id, Image, ImageMeta, ImageSize, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
 
 /// The shared store: one lock, read for reads and write for writes.
 #[derive(Default)]
@@ -75,6 +75,40 @@ impl Listing {
     }
 }
 
+/// The IDs a pending write may give out: the next free post and term IDs, taken in order.
+/// A write plans under the store's write lock, so nobody else takes them in between.
+#[derive(Clone, Copy, Debug)]
+pub struct IdReserve {
+    post: Id,
+    term: Id,
+}
+
+impl IdReserve {
+    pub fn post(&mut self) -> Id {
+        self.post += 1;
+        self.post
+    }
+
+    pub fn term(&mut self) -> Id {
+        self.term += 1;
+        self.term
+    }
+}
+
+/// Everything one write changes, as complete records (IDs and unique slugs given out),
+/// checked in full before any of it is applied: `Data::apply` cannot fail, so a write either
+/// changes all of this or, refused before, nothing.
+#[derive(Debug)]
+pub struct Changes {
+    pub ids: IdReserve,
+    pub images: Vec<Image>,
+    pub terms: Vec<Term>,
+    pub venues: Vec<Venue>,
+    pub organizers: Vec<Organizer>,
+    pub events: Vec<Event>,
+    pub deleted_term: Option<Id>,
+}
+
 /// Events that last at most this long are counted per day (see `Data::day_counts`).
 pub const SHORT_EVENT: chrono::Duration = chrono::Duration::days(2);
 
@@ -119,23 +153,66 @@ impl Data {
             data.kinds.insert(id, PostKind::Page);
         }
         // Like the CMS, a medium copy only for images wider than it, and a square thumbnail.
-        for (name, width, height) in [("sample-landscape", 640, 480), ("sample-small", 300, 200)] {
+        // The file sizes are those of gradient PNGs of these dimensions (the media library of
+        // a real site reports them, for the image and for each copy).
+        let samples =
+            [("sample-landscape", 640, 480, 102_936, [2_712, 1_895]), ("sample-small", 300, 200, 107_407, [0, 3_214])];
+        for (name, width, height, filesize, [medium_size, thumbnail_size]) in samples {
             let id = data.allocate_post_id();
             let base = format!("{site_url}/wp-content/uploads/{name}");
             let mut sizes = Vec::new();
             if width > 300 {
                 let medium_height = 300 * height / width;
-                sizes.push(("medium", 300, medium_height, format!("{base}-300x{medium_height}.png").into()));
+                let url = format!("{base}-300x{medium_height}.png").into();
+                sizes.push(ImageSize { name: "medium", width: 300, height: medium_height, filesize: medium_size, url });
             }
-            sizes.push(("thumbnail", 150, 150, format!("{base}-150x150.png").into()));
+            let url = format!("{base}-150x150.png").into();
+            sizes.push(ImageSize { name: "thumbnail", width: 150, height: 150, filesize: thumbnail_size, url });
             data.put_image(Image {
                 id,
                 url: format!("{base}.png").into(),
                 extension: "png".into(),
-                meta: Some(ImageMeta { width, height, sizes }),
+                meta: Some(ImageMeta { width, height, filesize, sizes }),
             });
         }
         data
+    }
+
+    /// An empty change set, to plan a write on this store.
+    pub fn changes(&self) -> Changes {
+        Changes {
+            ids: IdReserve { post: self.next_post_id, term: self.next_term_id },
+            images: Vec::new(),
+            terms: Vec::new(),
+            venues: Vec::new(),
+            organizers: Vec::new(),
+            events: Vec::new(),
+            deleted_term: None,
+        }
+    }
+
+    /// Applies a planned write. Linked items go in before the events that link to them.
+    pub fn apply(&mut self, changes: Changes) {
+        self.next_post_id = self.next_post_id.max(changes.ids.post);
+        self.next_term_id = self.next_term_id.max(changes.ids.term);
+        for image in changes.images {
+            self.put_image(image);
+        }
+        for term in changes.terms {
+            self.put_term(term);
+        }
+        for venue in changes.venues {
+            self.put_venue(venue);
+        }
+        for organizer in changes.organizers {
+            self.put_organizer(organizer);
+        }
+        for event in changes.events {
+            self.put_event(event);
+        }
+        if let Some(id) = changes.deleted_term {
+            self.delete_term(id);
+        }
     }
 
     /// Reserves the next post ID (events, venues, organizers and images share them).
@@ -160,16 +237,39 @@ impl Data {
     }
 
     /// `wanted`, or `wanted-2`, `wanted-3`… whichever is free for this kind and language
-    /// (an item keeps its own slug).
+    /// (an item keeps its own slug), within `MAX_SLUG` bytes: the CMS shortens the base to make
+    /// room for the suffix.
     pub fn unique_slug(&self, kind: SlugKind, lang: Lang, wanted: &str, own: Option<Id>) -> String {
-        let free = |slug: &str| match self.slug_owner(kind, lang, slug) {
-            None => true,
-            Some(owner) => Some(owner) == own,
+        self.unique_slug_besides(kind, lang, wanted, own, &|_| false)
+    }
+
+    /// As `unique_slug`, with `taken` naming slugs a pending write has given out already.
+    pub fn unique_slug_besides(
+        &self,
+        kind: SlugKind,
+        lang: Lang,
+        wanted: &str,
+        own: Option<Id>,
+        taken: &dyn Fn(&str) -> bool,
+    ) -> String {
+        let free = |slug: &str| {
+            !taken(slug)
+                && match self.slug_owner(kind, lang, slug) {
+                    None => true,
+                    Some(owner) => Some(owner) == own,
+                }
         };
+        let wanted = truncate_slug(wanted, MAX_SLUG);
         if wanted.is_empty() || free(wanted) {
             return wanted.to_string();
         }
-        (2..).map(|n| format!("{wanted}-{n}")).find(|slug| free(slug)).unwrap_or_default()
+        (2u64..)
+            .map(|n| {
+                let suffix = format!("-{n}");
+                format!("{}{suffix}", truncate_slug(wanted, MAX_SLUG - suffix.len()))
+            })
+            .find(|slug| free(slug))
+            .unwrap_or_default()
     }
 
     fn set_slug(&mut self, kind: SlugKind, lang: Lang, old: &str, new: &str, id: Id) {
@@ -346,6 +446,72 @@ impl Data {
             })
             .map(|t| t.id)
     }
+}
+
+impl Data {
+    /// A hash of everything the store holds (records, slugs, ID counters), independent of
+    /// map order: two stores with the same content have the same fingerprint. Tests use it
+    /// to check that a rejected write changed nothing.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        fn sorted<K: Ord + Copy, V>(map: &HashMap<K, V>) -> Vec<(K, &V)> {
+            let mut items: Vec<(K, &V)> = map.iter().map(|(key, value)| (*key, value)).collect();
+            items.sort_by_key(|(key, _)| *key);
+            items
+        }
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (self.next_post_id, self.next_term_id).hash(&mut hasher);
+        format!("{:?}", sorted(&self.kinds)).hash(&mut hasher);
+        format!("{:?}", sorted(&self.events)).hash(&mut hasher);
+        format!("{:?}", self.venues).hash(&mut hasher);
+        format!("{:?}", self.organizers).hash(&mut hasher);
+        format!("{:?}", self.terms).hash(&mut hasher);
+        format!("{:?}", sorted(&self.images)).hash(&mut hasher);
+        let mut slugs: Vec<String> = self.slugs.iter().map(|(key, id)| format!("{key:?}={id}")).collect();
+        slugs.sort_unstable();
+        slugs.hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+/// The longest slug the CMS stores, in bytes of its stored (percent-encoded) form.
+pub const MAX_SLUG: usize = 200;
+
+/// The longest start of `slug` within `max` bytes that does not cut a percent-encoded
+/// character (`%e2%98%95` is one character, kept or dropped whole).
+pub fn truncate_slug(slug: &str, max: usize) -> &str {
+    if slug.len() <= max {
+        return slug;
+    }
+    let bytes = slug.as_bytes();
+    let hex = |at: usize| -> Option<u8> {
+        let pair = slug.get(at + 1..at + 3)?;
+        (bytes[at] == b'%').then(|| u8::from_str_radix(pair, 16).ok()).flatten()
+    };
+    let mut end = 0;
+    while end < bytes.len() {
+        let step = match hex(end) {
+            Some(lead) => {
+                let units = match lead {
+                    0xC0..=0xDF => 2,
+                    0xE0..=0xEF => 3,
+                    0xF0..=0xF7 => 4,
+                    _ => 1,
+                };
+                let mut length = 3;
+                while length < units * 3 && hex(end + length).is_some() {
+                    length += 3;
+                }
+                length
+            }
+            None => slug[end..].chars().next().map_or(1, char::len_utf8),
+        };
+        if end + step > max {
+            break;
+        }
+        end += step;
+    }
+    &slug[..end]
 }
 
 fn remove_link(index: &mut HashMap<Id, BTreeSet<Id>>, key: Id, id: Id) {

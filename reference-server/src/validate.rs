@@ -4,7 +4,7 @@
 //! then each argument's rule, then its type (both `rest_invalid_param`, every bad argument
 //! named at once). It runs before any permission check (Part A 24).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{json, Value};
@@ -12,8 +12,10 @@ use serde_json::{json, Value};
 use crate::app::Ctx;
 use crate::dates::{parse_datetime, Zone};
 use crate::error::{ApiError, ApiResult, InvalidParam};
-use crate::interface::{Arg, Default, Item, Resource, Rule, Ty, LANGUAGES, POST_STATUSES};
-use crate::model::{PostKind, Taxonomy};
+use crate::interface::{
+    errors, Arg, Default, Item, Resource, Rule, Ty, LANGUAGES, ORGANIZER_FIELDS, POST_STATUSES, VENUE_FIELDS,
+};
+use crate::model::{Id, PostKind, Taxonomy};
 use crate::store::Data;
 use crate::text::is_valid_url;
 
@@ -25,6 +27,16 @@ pub type Params = IndexMap<String, Value>;
 pub struct Args {
     values: IndexMap<&'static str, Value>,
     given: HashSet<&'static str>,
+    /// An event's `venue` and `organizer`, read once, when they are checked.
+    links: HashMap<&'static str, Vec<LinkEntry>>,
+}
+
+/// One entry of an event's `venue` or `organizer`: an item the caller may link, or the
+/// checked fields of a new one.
+#[derive(Debug, Clone)]
+pub enum LinkEntry {
+    Existing(Id),
+    Inline(Box<Args>),
 }
 
 impl Args {
@@ -56,6 +68,11 @@ impl Args {
 
     pub fn list(&self, name: &str) -> Option<Vec<Value>> {
         self.get(name).map(list_to_array)
+    }
+
+    /// The entries of a `venue` or `organizer` argument that was given (`Some(vec![])` unlinks).
+    pub fn links(&self, name: &str) -> Option<&[LinkEntry]> {
+        self.links.get(name).map(Vec::as_slice)
     }
 }
 
@@ -179,11 +196,25 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
     }
 
     let mut invalid = Vec::new();
+    let mut links = HashMap::new();
     for spec in specs {
         let Some(value) = params.get(spec.name).filter(|value| !value.is_null()) else {
             continue;
         };
-        if let Err(problem) = check_rule(ctx, data, resource, spec, value) {
+        let linked = match spec.rule {
+            Rule::VenueEntry => Some(PostKind::Venue),
+            Rule::OrganizerEntry => Some(PostKind::Organizer),
+            _ => None,
+        };
+        let checked = match linked {
+            Some(kind) => link_entries(ctx, data, value, kind)
+                .map(|entries| {
+                    links.insert(spec.name, entries);
+                })
+                .ok_or_else(|| InvalidParam::plain(spec.name)),
+            None => check_rule(ctx, data, resource, spec, value),
+        };
+        if let Err(problem) = checked {
             invalid.push(problem);
         }
     }
@@ -197,7 +228,7 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
         return Err(ApiError::invalid_params(&invalid));
     }
 
-    let mut args = Args::default();
+    let mut args = Args { links, ..Args::default() };
     for spec in specs {
         match params.get(spec.name).filter(|value| !value.is_null()) {
             Some(value) => match coerce(spec, value) {
@@ -286,19 +317,14 @@ fn check_rule(ctx: &Ctx, data: &Data, resource: Resource, spec: &Arg, value: &Va
         Rule::TimezoneOrEmpty => is_empty(value) || value.as_str().and_then(Zone::parse).is_some(),
         Rule::ImageOrEmpty => is_empty(value) || is_image(data, value),
         Rule::UrlOrEmpty => is_empty(value) || value.as_str().is_some_and(is_valid_url),
-        Rule::VenueEntry => linked_entries(ctx, data, value, PostKind::Venue),
-        Rule::OrganizerEntry => linked_entries(ctx, data, value, PostKind::Organizer),
+        // Read (and checked) by `link_entries`.
+        Rule::VenueEntry | Rule::OrganizerEntry => true,
         Rule::Ticketed => {
             if !is_truthy(value) || ctx.app.config.features.tickets {
                 true
             } else {
-                let message = "Event Tickets plugin is not activated.";
-                return Err(InvalidParam::explained(
-                    spec.name,
-                    "event-tickets-not-active",
-                    message,
-                    json!({"status": 400}),
-                ));
+                let error = errors::TICKETS_NOT_ACTIVE;
+                return Err(InvalidParam::explained(spec.name, error.code, error.message, json!({"status": 400})));
             }
         }
     };
@@ -377,34 +403,62 @@ pub fn image_url_extension(url: &str) -> Option<String> {
         .then(|| extension.to_string())
 }
 
-/// An event's `venue` / `organizer` value: empty, IDs (also as comma lists), `{id}` objects,
-/// inline data with a name, or lists of those.
-fn linked_entries(ctx: &Ctx, data: &Data, value: &Value, kind: PostKind) -> bool {
+/// Reads an event's `venue` / `organizer` value: empty (unlink), IDs (also as a comma list),
+/// `{id}` objects, inline data, or lists of those. Every ID must name an item of the kind that
+/// the caller may read (linking shows it to every reader of the event), and inline data must
+/// pass the linked route's own create checks, as the plugin's validator does. `None` if any
+/// entry fails.
+fn link_entries(ctx: &Ctx, data: &Data, value: &Value, kind: PostKind) -> Option<Vec<LinkEntry>> {
     let name_key = if kind == PostKind::Venue { "venue" } else { "organizer" };
-    let entry_ok = |entry: &Value| -> bool {
-        match entry {
-            Value::Object(map) => {
-                if let Some(id) = map.get("id").filter(|id| !is_empty(id)) {
-                    return post_of_kind(data, id, kind);
-                }
-                map.get(name_key).and_then(Value::as_str).is_some_and(|name| !name.trim().is_empty())
-            }
-            other if is_empty(other) => true,
-            other => post_of_kind(data, other, kind),
-        }
+    let entries: Vec<&Value> = match value {
+        v if is_empty(v) => Vec::new(),
+        Value::Array(items) => items.iter().collect(),
+        Value::Object(map) if map.contains_key("id") || map.contains_key(name_key) => vec![value],
+        Value::Object(map) => map.values().collect(),
+        other => vec![other],
     };
-    let _ = ctx;
-    match value {
-        v if is_empty(v) => true,
-        Value::Array(items) => items.iter().all(|item| is_empty(item) || entry_ok(item)),
-        Value::Object(map) if map.contains_key("id") || map.contains_key(name_key) => entry_ok(value),
-        Value::Object(map) => map.values().all(|item| is_empty(item) || entry_ok(item)),
-        Value::String(text) => text
-            .split(',')
-            .map(str::trim)
-            .filter(|piece| !piece.is_empty())
-            .all(|piece| post_of_kind(data, &Value::String(piece.to_string()), kind)),
-        other => entry_ok(other),
+    let existing = |id: &Value| -> Option<LinkEntry> {
+        let id = as_int(id).filter(|id| *id > 0)? as Id;
+        let post = match kind {
+            PostKind::Venue => data.venues.get(&id).map(|venue| &venue.post),
+            _ => data.organizers.get(&id).map(|organizer| &organizer.post),
+        }?;
+        crate::access::may_read(ctx, post).then_some(LinkEntry::Existing(id))
+    };
+    let mut out = Vec::new();
+    for entry in entries.into_iter().filter(|entry| !is_empty(entry)) {
+        match entry {
+            Value::Object(map) => match map.get("id").filter(|id| !is_empty(id)) {
+                Some(id) => out.push(existing(id)?),
+                None => {
+                    let params: Params = map.iter().map(|(key, value)| (key.clone(), value.clone())).collect();
+                    let (resource, fields) = match kind {
+                        PostKind::Venue => (Resource::Venues, VENUE_FIELDS),
+                        _ => (Resource::Organizers, ORGANIZER_FIELDS),
+                    };
+                    let fields: Vec<Arg> = fields.iter().copied().filter(|spec| feature_on(ctx, spec)).collect();
+                    let args = validate(ctx, data, resource, &fields, &params).ok()?;
+                    out.push(LinkEntry::Inline(Box::new(args)));
+                }
+            },
+            Value::String(text) => {
+                for piece in text.split(',').map(str::trim).filter(|piece| !piece.is_empty()) {
+                    out.push(existing(&Value::String(piece.to_string()))?);
+                }
+            }
+            other => out.push(existing(other)?),
+        }
+    }
+    Some(out)
+}
+
+/// Whether the server has the feature a write field needs (`geoloc`, `tickets`).
+fn feature_on(ctx: &Ctx, spec: &Arg) -> bool {
+    let features = ctx.app.config.features;
+    match spec.feature {
+        Some("geoloc") => features.geoloc,
+        Some("tickets") => features.tickets,
+        _ => true,
     }
 }
 

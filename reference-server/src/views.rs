@@ -2,10 +2,11 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::access::{visible_organizers, visible_venue};
 use crate::app::Ctx;
 use crate::cost::render_cost;
 use crate::dates::{details, format_wp, iso_with_offset};
-use crate::model::{Event, Id, Organizer, Post, Status, Taxonomy, Term, Venue};
+use crate::model::{Event, Id, Lang, Organizer, Post, Status, Taxonomy, Term, Venue};
 use crate::store::Data;
 use crate::text::{jsonld_description, jsonld_name, render_content, render_excerpt, render_title};
 use crate::validate::is_empty;
@@ -29,11 +30,21 @@ impl View<'_> {
         format!("{}?id={id}", self.ctx.app.global_id_base())
     }
 
+    /// The site address in an item's language: a translation plugin puts the language's
+    /// directory before the path (`/fr/event/…`); the default language has none.
+    fn site_in(&self, lang: Lang) -> String {
+        if lang == Lang::default() {
+            self.site().to_string()
+        } else {
+            format!("{}/{}", self.site(), lang.code())
+        }
+    }
+
     /// The public address of a post: pretty for published posts, plain otherwise.
     pub fn post_url(&self, post: &Post, base: &str, post_type: &str) -> String {
         match post.status {
             Status::Publish | Status::Private if !post.slug.is_empty() => {
-                format!("{}/{base}/{}/", self.site(), post.slug)
+                format!("{}/{base}/{}/", self.site_in(post.lang), post.slug)
             }
             _ => format!("{}/?post_type={post_type}&p={}", self.site(), post.id),
         }
@@ -55,12 +66,14 @@ impl View<'_> {
         if let Some(meta) = &image.meta {
             value["width"] = json!(meta.width);
             value["height"] = json!(meta.height);
+            value["filesize"] = json!(meta.filesize);
             let sizes: Map<String, Value> = meta
                 .sizes
                 .iter()
-                .map(|(name, width, height, url)| {
-                    let size = json!({"width": width, "height": height, "mime-type": format!("image/{}", image.extension), "url": &**url});
-                    (name.to_string(), size)
+                .map(|size| {
+                    let mime = format!("image/{}", image.extension);
+                    let value = json!({"width": size.width, "height": size.height, "mime-type": mime, "filesize": size.filesize, "url": &*size.url});
+                    (size.name.to_string(), value)
                 })
                 .collect();
             value["sizes"] = Value::Object(sizes);
@@ -117,15 +130,11 @@ impl View<'_> {
         let tags: Vec<Value> = self.embedded_terms(&event.tags);
         map.insert("categories".into(), json!(categories));
         map.insert("tags".into(), json!(tags));
-        let venue = event.venue.and_then(|id| self.data.venues.get(&id)).map(|venue| self.venue(venue, false));
+        // Only what the caller may read directly is embedded (`access`).
+        let venue = visible_venue(self.ctx, self.data, event).map(|venue| self.venue(venue, false));
         map.insert("venue".into(), venue.unwrap_or(json!([])));
-        let organizers: Vec<Value> = event
-            .organizers
-            .iter()
-            .filter_map(|id| self.data.organizers.get(id))
-            .filter(|organizer| organizer.post.status != Status::Trash)
-            .map(|organizer| self.organizer(organizer, false))
-            .collect();
+        let organizers: Vec<Value> =
+            visible_organizers(self.ctx, self.data, event).map(|organizer| self.organizer(organizer, false)).collect();
         map.insert("organizer".into(), json!(organizers));
         map.insert("custom_fields".into(), json!([]));
         // Structured data is left out for password-protected events, as the plugin does.
@@ -154,15 +163,11 @@ impl View<'_> {
         ld.insert("eventStatus".into(), json!("https://schema.org/EventScheduled"));
         ld.insert("startDate".into(), json!(iso_with_offset(event.start, &event.zone)));
         ld.insert("endDate".into(), json!(iso_with_offset(event.end, &event.zone)));
-        if let Some(venue) = event.venue.and_then(|id| self.data.venues.get(&id)) {
+        if let Some(venue) = visible_venue(self.ctx, self.data, event) {
             ld.insert("location".into(), self.venue_json_ld(venue));
         }
-        let organizers: Vec<Value> = event
-            .organizers
-            .iter()
-            .filter_map(|id| self.data.organizers.get(id))
-            .map(|o| self.organizer_json_ld(o))
-            .collect();
+        let organizers: Vec<Value> =
+            visible_organizers(self.ctx, self.data, event).map(|o| self.organizer_json_ld(o)).collect();
         if let Some(first) = organizers.first() {
             ld.insert("organizer".into(), first.clone());
         }
@@ -265,8 +270,9 @@ impl View<'_> {
 
     /// The public archive address of a term.
     pub fn term_url(&self, term: &Term) -> String {
+        let site = self.site_in(term.lang);
         match term.taxonomy {
-            Taxonomy::Tag => format!("{}/tag/{}/", self.site(), term.slug),
+            Taxonomy::Tag => format!("{site}/tag/{}/", term.slug),
             Taxonomy::Category => {
                 let mut path = vec![term.slug.to_string()];
                 let mut parent = term.parent;
@@ -276,7 +282,7 @@ impl View<'_> {
                     parent = up.parent;
                     guard += 1;
                 }
-                format!("{}/events/category/{}/", self.site(), path.join("/"))
+                format!("{site}/events/category/{}/", path.join("/"))
             }
         }
     }

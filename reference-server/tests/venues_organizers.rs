@@ -212,9 +212,11 @@ async fn venue_delete_trashes_then_410() {
     let again = srv.delete(Some("admin"), &path).await;
     assert_eq!(again.expect_error(410, "venue-is-in-trash")["message"], "The venue is already trashed");
     assert_eq!(srv.get_as("admin", "/venues").await.json["total"], 0, "trashed venues are not listed");
-    // Trashing a venue leaves it linked to its events.
-    let read = srv.get(&format!("/events/{}", id(&event))).await;
+    // Trashing a venue leaves it linked to its events; it shows there to those who may read
+    // it (S1 of issue 9: not to anonymous readers).
+    let read = srv.get_as("admin", &format!("/events/{}", id(&event))).await;
     assert_eq!(read.expect(200)["venue"]["id"], id(&venue));
+    assert_eq!(srv.get(&format!("/events/{}", id(&event))).await.expect(200)["venue"], json!([]));
     // Delete by slug.
     srv.venue("By slug", json!({})).await;
     let resp = srv.delete(Some("admin"), "/venues/by-slug/by-slug").await;
@@ -394,7 +396,9 @@ async fn linked_lists_by_event_has_events_and_upcoming() {
 
     assert_eq!(srv.list_ids(None, &format!("/venues?event={}", id(&upcoming)), "venues").await, [id(&v_up)]);
     assert_eq!(srv.list_ids(None, &format!("/organizers?event={}", id(&upcoming)), "organizers").await, [id(&o_up)]);
-    assert_eq!(srv.list_ids(None, &format!("/venues?event={}", id(&draft)), "venues").await, [id(&v_draft)]);
+    // A draft event's links show only to those who may read it (S1/S5 of issue 9).
+    assert_eq!(srv.list_ids(Some("admin"), &format!("/venues?event={}", id(&draft)), "venues").await, [id(&v_draft)]);
+    assert!(srv.list_ids(None, &format!("/venues?event={}", id(&draft)), "venues").await.is_empty());
     for bad in ["999999", "abc", "1", ""] {
         srv.get(&format!("/venues?event={bad}")).await.expect_error(400, "rest_invalid_param");
         srv.get(&format!("/organizers?event={bad}")).await.expect_error(400, "rest_invalid_param");

@@ -5,18 +5,17 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::{json, Value};
 
 use super::lists::{page_links, Page};
-use super::posts::{new_post, parse_in, trash, update_post};
-use super::{authorize, linked, slug_key, validated};
+use super::write::{self, parse_in, Planner};
+use super::{authorize, slug_key, validated};
+use crate::access::{event_sight, is_protected_for, visible_organizers, visible_venue, Reveal, Sight};
 use crate::app::Ctx;
-use crate::cost::store_cost;
-use crate::dates::{end_of_day, start_of_day, Zone};
+use crate::dates::{end_of_day, start_of_day};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
-use crate::interface::{Op, Target, EVENT_LIST_ARGS};
-use crate::model::{Event, Id, PostKind, Status, Taxonomy, Term};
+use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
+use crate::model::{Event, Id, PostKind, Status, Taxonomy};
 use crate::store::{Data, Listing, SlugKind, SHORT_EVENT};
-use crate::text::sanitize_title;
-use crate::validate::{as_bool, as_int, is_truthy, list_to_array, value_text, Args};
+use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
 use crate::views::View;
 
 pub fn handle(ctx: &Ctx, request: &ApiRequest, op: Op) -> ApiResult<Reply> {
@@ -42,7 +41,7 @@ fn find(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Option<Id>> {
             let id = var.parse::<Id>().unwrap_or(Id::MAX);
             match data.kind(id) {
                 Some(PostKind::Event) => Ok(Some(id)),
-                Some(_) => Err(ApiError::new(400, "rest-invalid-event-id", "The specified ID is not a valid event.")),
+                Some(_) => Err(ApiError::of(&errors::INVALID_EVENT_ID)),
                 None => Err(not_found(var)),
             }
         }
@@ -51,7 +50,7 @@ fn find(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Option<Id>> {
 
 fn not_found(var: &str) -> ApiError {
     let shown = var.parse::<i64>().unwrap_or(if var.is_empty() { 0 } else { i64::MAX });
-    ApiError::new(404, "rest-event-not-found", format!("Event with ID {shown} does not exist."))
+    ApiError::detailed(&errors::EVENT_NOT_FOUND, shown)
 }
 
 fn unknown_slug() -> ApiError {
@@ -71,26 +70,13 @@ fn read(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 }
 
 fn check_readable(ctx: &Ctx, event: &Event, args: &Args) -> ApiResult<()> {
-    let post = &event.post;
-    if post.status == Status::Trash {
-        return Err(ApiError::new(403, "event-no-longer-available", "This event is no longer available"));
+    let reveal = Reveal { password: args.str("password"), edit_context: args.str("context") == Some("edit") };
+    match event_sight(ctx, event, reveal) {
+        Sight::Full => Ok(()),
+        Sight::Protected => Err(ApiError::of(&errors::EVENT_PASSWORD_PROTECTED)),
+        Sight::Hidden if event.post.status == Status::Trash => Err(ApiError::of(&errors::EVENT_NO_LONGER_AVAILABLE)),
+        Sight::Hidden => Err(ApiError::of(&errors::EVENT_NOT_ACCESSIBLE)),
     }
-    if post.status != Status::Publish && !ctx.user.is_some_and(|user| user.can_read_post(post.author)) {
-        return Err(ApiError::new(403, "event-not-accessible", "The requested event is not accessible"));
-    }
-    if let Some(password) = &post.password {
-        let given = args.str("password").is_some_and(|given| given == &**password);
-        let editing = args.str("context") == Some("edit")
-            && ctx.user.is_some_and(|user| user.can_edit_post(post.author, post.status.visibility()));
-        if !given && !editing {
-            return Err(ApiError::new(
-                403,
-                "event-password-protected",
-                "The requested event is not accessible without a password",
-            ));
-        }
-    }
-    Ok(())
 }
 
 // ----- delete -----
@@ -108,15 +94,16 @@ fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     };
     let id = found.ok_or_else(unknown_slug)?;
     authorize(ctx, &data, request.route, Op::Delete, Some(id))?;
-    let mut event = data.events[&id].clone();
-    if event.post.status == Status::Trash {
-        return Err(ApiError::new(410, "event-is-in-trash", "The event is already trashed"));
+    if data.events[&id].post.status == Status::Trash {
+        return Err(ApiError::of(&errors::EVENT_IN_TRASH));
     }
-    trash(ctx, &mut event.post);
+    let mut planner = Planner::new(ctx, &data);
+    let trashed = write::event::plan_trash(&mut planner, id);
     // The answer shows the term counts as they were before the event left them, as the CMS
     // updates counts after the fact.
-    let body = View { ctx, data: &data, single: false }.event(&event, false);
-    data.put_event(event);
+    let body = View { ctx, data: &data, single: false }.event(&trashed, false);
+    let changes = planner.finish();
+    data.apply(changes);
     Ok(Reply::ok(body))
 }
 
@@ -126,41 +113,10 @@ fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let mut data = ctx.app.store.write();
     let args = validated(ctx, &data, request)?;
     authorize(ctx, &data, request.route, Op::Create, None)?;
-    let post = new_post(ctx, &mut data, &args, "title", SlugKind::Event)?;
-    let zone = match args.str("timezone").filter(|name| !name.is_empty()) {
-        Some(name) => Zone::parse(name).unwrap_or_else(|| ctx.app.site_zone.clone()),
-        None => ctx.app.site_zone.clone(),
-    };
-    let start = args.str("start_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(ctx.now);
-    let end = args.str("end_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(start);
-    let mut event = Event {
-        post,
-        zone,
-        start,
-        end,
-        start_utc: start,
-        end_utc: end,
-        all_day: args.bool("all_day").unwrap_or(false),
-        cost: args.get("cost").and_then(store_cost).unwrap_or_default(),
-        website: args.text("website").filter(|site| !site.is_empty()).map(Into::into),
-        show_map: args.bool("show_map").unwrap_or(false),
-        show_map_link: args.bool("show_map_link").unwrap_or(false),
-        hide_from_listings: args.bool("hide_from_listings").unwrap_or(false),
-        sticky: args.bool("sticky").unwrap_or(false),
-        featured: args.bool("featured").unwrap_or(false),
-        ticketed: args.bool("ticketed").unwrap_or(false),
-        categories: Vec::new(),
-        tags: Vec::new(),
-        venue: None,
-        organizers: Vec::new(),
-        parent: args.int("post_parent").map(|id| id as Id),
-    };
-    apply_links(ctx, &mut data, &mut event, &args)?;
-    event.post.password = args.str("password").filter(|p| !p.is_empty()).map(Into::into);
-    normalise_schedule(&mut event);
-    event.post.id = data.allocate_post_id();
-    let id = event.post.id;
-    data.put_event(event);
+    let mut planner = Planner::new(ctx, &data);
+    let id = write::event::plan_create(&mut planner, &args)?;
+    let changes = planner.finish();
+    data.apply(changes);
     let view = View { ctx, data: &data, single: false };
     Ok(Reply::created(view.event(&data.events[&id], false)))
 }
@@ -178,118 +134,12 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     };
     authorize(ctx, &data, request.route, Op::Update, found)?;
     let id = found.ok_or_else(|| not_found("0"))?;
-    let mut event = data.events[&id].clone();
-    update_post(ctx, &mut data, &mut event.post, &args, "title", SlugKind::Event)?;
-
-    let old_zone = event.zone.clone();
-    if let Some(name) = args.get("timezone") {
-        let name = value_text(name);
-        event.zone = if name.is_empty() { ctx.app.site_zone.clone() } else { Zone::parse(&name).unwrap_or(old_zone) };
-    }
-    if let Some(start) = args.str("start_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
-        event.start = start;
-    }
-    if let Some(end) = args.str("end_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
-        event.end = end;
-    }
-    if let Some(all_day) = args.bool("all_day") {
-        event.all_day = all_day;
-    }
-    if let Some(cost) = args.get("cost") {
-        event.cost = store_cost(cost).unwrap_or_default();
-    }
-    if let Some(website) = args.get("website") {
-        event.website = Some(value_text(website).into());
-    }
-    for (key, flag) in [
-        ("show_map", &mut event.show_map),
-        ("show_map_link", &mut event.show_map_link),
-        ("hide_from_listings", &mut event.hide_from_listings),
-        ("sticky", &mut event.sticky),
-        ("featured", &mut event.featured),
-        ("ticketed", &mut event.ticketed),
-    ] {
-        if let Some(value) = args.bool(key) {
-            *flag = value;
-        }
-    }
-    if let Some(parent) = args.int("post_parent") {
-        event.parent = (parent as Id != id).then_some(parent as Id);
-    }
-    if let Some(password) = args.get("password") {
-        let password = value_text(password);
-        event.post.password = (!password.is_empty()).then(|| password.into());
-    }
-    apply_links(ctx, &mut data, &mut event, &args)?;
-    normalise_schedule(&mut event);
-    data.put_event(event);
+    let mut planner = Planner::new(ctx, &data);
+    write::event::plan_update(&mut planner, &args, id)?;
+    let changes = planner.finish();
+    data.apply(changes);
     let view = View { ctx, data: &data, single: false };
     Ok(Reply::ok(view.event(&data.events[&id], false)))
-}
-
-/// All-day bounds, end not before start, and the UTC times from the local ones.
-fn normalise_schedule(event: &mut Event) {
-    if event.all_day {
-        event.start = start_of_day(event.start);
-        event.end = end_of_day(event.end);
-    }
-    if event.end < event.start {
-        event.end = event.start;
-    }
-    event.start_utc = event.zone.local_to_utc(event.start);
-    event.end_utc = event.zone.local_to_utc(event.end);
-}
-
-/// Categories, tags, venue and organizers, for the arguments the request carries.
-fn apply_links(ctx: &Ctx, data: &mut Data, event: &mut Event, args: &Args) -> ApiResult<()> {
-    if let Some(value) = args.get("categories") {
-        event.categories = resolve_terms(ctx, data, value, Taxonomy::Category);
-    }
-    if let Some(value) = args.get("tags") {
-        event.tags = resolve_terms(ctx, data, value, Taxonomy::Tag);
-    }
-    if let Some(value) = args.get("venue") {
-        event.venue = linked::resolve_entries(ctx, data, value, PostKind::Venue)?.into_iter().next();
-    }
-    if let Some(value) = args.get("organizer") {
-        event.organizers = linked::resolve_entries(ctx, data, value, PostKind::Organizer)?;
-    }
-    Ok(())
-}
-
-/// Term IDs from IDs or names: unknown IDs are skipped, unknown names become new terms.
-fn resolve_terms(ctx: &Ctx, data: &mut Data, value: &Value, taxonomy: Taxonomy) -> Vec<Id> {
-    let mut ids = Vec::new();
-    for item in list_to_array(value) {
-        let text = value_text(&item);
-        let text = text.trim();
-        let found = if item.is_number() || text.bytes().all(|b| b.is_ascii_digit()) {
-            as_int(&item).map(|id| id as Id).filter(|id| data.terms.get(id).is_some_and(|t| t.taxonomy == taxonomy))
-        } else {
-            let existing = data
-                .term_named(taxonomy, ctx.lang, text, None)
-                .or_else(|| data.slug_owner(SlugKind::from(taxonomy), ctx.lang, &sanitize_title(text)));
-            Some(existing.unwrap_or_else(|| {
-                let id = data.allocate_term_id();
-                let slug = data.unique_slug(SlugKind::from(taxonomy), ctx.lang, &sanitize_title(text), None);
-                data.put_term(Term {
-                    id,
-                    taxonomy,
-                    name: text.into(),
-                    slug: slug.into(),
-                    description: Box::from(""),
-                    parent: 0,
-                    lang: ctx.lang,
-                    count: 0,
-                });
-                id
-            }))
-        };
-        if let Some(id) = found.filter(|id| !ids.contains(id)) {
-            ids.push(id);
-        }
-    }
-    ids
 }
 
 // ----- list -----
@@ -448,7 +298,10 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let args = validated(ctx, &data, request)?;
     let page = Page::from_args(&args);
     let statuses = StatusFilter::from_args(ctx, &args);
-    let filter = EventFilter::from_args(ctx, &data, &args);
+    // `password` is not a list argument, but the plugin reveals protected events with it.
+    let params = request.params();
+    let password = params.get("password").and_then(Value::as_str);
+    let filter = EventFilter::from_args(ctx, &data, &args, password);
     let include: Option<Vec<Id>> =
         args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
 
@@ -466,7 +319,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         event.post.lang == ctx.lang
             && !event.hide_from_listings
             && statuses.admits(event.post.status, event.post.author)
-            && filter.admits(&data, event)
+            && filter.admits(ctx, &data, event)
     };
     // With `include`, or a filter that names linked items, the candidates come from the link
     // indexes instead of a walk over every event of the window.
@@ -504,7 +357,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             };
             for ((_, id), listing) in data.events_by_start.range(from..) {
                 if listed(listing)
-                    && (trivial || filter.admits(&data, &data.events[id]))
+                    && (trivial || filter.admits(ctx, &data, &data.events[id]))
                     && keep(*id)
                     && counted.is_some()
                 {
@@ -518,23 +371,12 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     }
     let total_pages = page.total_pages(total);
     if page.number > 1 && matched.is_empty() {
-        return Err(ApiError::new(
-            404,
-            "event-archive-page-not-found",
-            "The requested event archive page does not exist",
-        ));
+        return Err(ApiError::of(&errors::EVENT_PAGE_NOT_FOUND));
     }
-    // `password` is not a list argument, but the plugin reveals protected events with it.
-    let params = request.params();
-    let reveal = params.get("password").and_then(Value::as_str);
     let view = View { ctx, data: &data, single: false };
-    let events: Vec<Value> = matched
-        .iter()
-        .map(|event| {
-            let protected = event.post.password.as_deref().is_some_and(|password| reveal != Some(password));
-            view.event(event, protected)
-        })
-        .collect();
+    let reveal = Reveal { password, edit_context: false };
+    let events: Vec<Value> =
+        matched.iter().map(|event| view.event(event, is_protected_for(ctx, &event.post, reveal))).collect();
     let links = page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages);
     let mut body = serde_json::Map::new();
     body.insert("events".into(), json!(events));
@@ -547,7 +389,9 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 }
 
 /// The list filters other than dates and status.
-struct EventFilter {
+struct EventFilter<'a> {
+    /// The `password` the request gives, which reveals a protected event.
+    password: Option<&'a str>,
     search: Vec<String>,
     categories: Option<Vec<Id>>,
     tags: Option<Vec<Id>>,
@@ -563,8 +407,8 @@ struct EventFilter {
 /// How far from `geoloc_lat`/`geoloc_lng` a venue may be, in kilometres.
 const GEOFENCE_KM: f64 = 25.0;
 
-impl EventFilter {
-    fn from_args(ctx: &Ctx, data: &Data, args: &Args) -> EventFilter {
+impl<'a> EventFilter<'a> {
+    fn from_args(ctx: &Ctx, data: &Data, args: &Args, password: Option<&'a str>) -> EventFilter<'a> {
         let ids = |name: &str| -> Option<Vec<Id>> {
             args.list(name).map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect())
         };
@@ -599,6 +443,7 @@ impl EventFilter {
             _ => None,
         };
         EventFilter {
+            password,
             search: args
                 .str("search")
                 .map(|text| text.split_whitespace().map(str::to_lowercase).collect())
@@ -651,25 +496,62 @@ impl EventFilter {
             && self.ticketed.is_none()
     }
 
-    fn admits(&self, data: &Data, event: &Event) -> bool {
+    /// True when a filter looks at what a password hides (links, flags; `search` is apart:
+    /// it may still match the title, which lists show anyway).
+    fn looks_at_protected(&self) -> bool {
+        self.categories.is_some()
+            || self.tags.is_some()
+            || self.venues.is_some()
+            || self.organizers.is_some()
+            || self.featured.is_some()
+            || self.geoloc.is_some()
+            || self.near.is_some()
+    }
+
+    fn admits(&self, ctx: &Ctx, data: &Data, event: &Event) -> bool {
         let any = |wanted: &Option<Vec<Id>>, have: &[Id]| {
             wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.contains(id)))
         };
         let post = &event.post;
-        let found = |word: &String| {
-            [&post.title, &post.excerpt, &post.content].iter().any(|text| contains_ignoring_case(text, word))
-        };
+        // A protected event is selected on nothing its password hides for a caller who could
+        // not read it (no password, no right to edit it): filters must not be an oracle on
+        // protected content. A search still matches its title, which the list shows anyway.
+        let protected = (self.looks_at_protected() || !self.search.is_empty())
+            && is_protected_for(ctx, post, Reveal { password: self.password, edit_context: true });
+        if protected && self.looks_at_protected() {
+            return false;
+        }
+        let searched: &[&str] = if protected { &[&post.title] } else { &[&post.title, &post.excerpt, &post.content] };
+        let found = |word: &String| searched.iter().any(|text| contains_ignoring_case(text, word));
         if !self.search.iter().all(found) {
             return false;
         }
-        let venue = event.venue.as_slice();
-        let venue_geo = || event.venue.and_then(|id| data.venues.get(&id)).and_then(|venue| venue.geo);
+        // Links count only to linked items the caller may read (looked at only when a filter
+        // names them, so other filters cost what they did).
+        let venue_matches = || {
+            self.venues
+                .as_ref()
+                .is_none_or(|ids| visible_venue(ctx, data, event).is_some_and(|venue| ids.contains(&venue.post.id)))
+        };
+        let organizers_match = || {
+            self.organizers.as_ref().is_none_or(|ids| {
+                visible_organizers(ctx, data, event).any(|organizer| ids.contains(&organizer.post.id))
+            })
+        };
+        let venue_geo = || visible_venue(ctx, data, event).and_then(|venue| venue.geo);
         any(&self.categories, &event.categories)
             && any(&self.tags, &event.tags)
-            && any(&self.venues, venue)
-            && any(&self.organizers, &event.organizers)
+            && venue_matches()
+            && organizers_match()
             && self.featured.is_none_or(|featured| event.featured == featured)
-            && self.parent.is_none_or(|parent| event.parent == Some(parent))
+            && self.parent.is_none_or(|parent| {
+                // A parent the caller may not read selects nothing.
+                let readable = data
+                    .events
+                    .get(&parent)
+                    .is_some_and(|parent| event_sight(ctx, parent, Reveal::default()) != Sight::Hidden);
+                event.parent == Some(parent) && readable
+            })
             && self.geoloc.is_none_or(|wanted| venue_geo().is_some() == wanted)
             && self.near.is_none_or(|(lat, lng)| {
                 venue_geo().is_some_and(|(vlat, vlng)| distance_km(lat, lng, vlat, vlng) <= GEOFENCE_KM)

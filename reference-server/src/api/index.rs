@@ -10,7 +10,7 @@ use crate::app::Ctx;
 use crate::doc;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
-use crate::interface::{Arg, Item, Method, Route, Target, Ty, LANGUAGES, POST_STATUSES, ROUTES};
+use crate::interface::{errors, Arg, Item, Method, Route, Target, Ty, LANGUAGES, POST_STATUSES, ROUTES};
 
 /// `GET {root}/{ns}`: every route with its methods and arguments, as the CMS describes them.
 pub fn namespace_index(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
@@ -19,18 +19,52 @@ pub fn namespace_index(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let namespace = &ctx.app.config.namespace;
     if let Some(asked) = request.params().get("namespace").and_then(Value::as_str) {
         if !asked.is_empty() && asked.trim_matches('/') != namespace.as_str() {
-            return Err(ApiError::new(404, "rest_invalid_namespace", "The specified namespace could not be found."));
+            return Err(ApiError::of(&errors::INVALID_NAMESPACE));
         }
     }
     let mut routes = Map::new();
     for route in ROUTES {
         routes.insert(format!("/{namespace}{}", route.pattern()), describe_route(ctx, route));
     }
-    Ok(Reply::ok(json!({"namespace": namespace, "routes": routes, "_links": {"up": [{"href": rest_root(ctx)}]}})))
+    Ok(Reply::ok(json!({"namespace": namespace, "routes": routes, "_links": {"up": [{"href": rest_root_url(ctx)}]}})))
+}
+
+/// `GET {root}/`: the CMS's REST root index, where client libraries discover the API (every
+/// answer's `Link` header points here). Only this namespace is served, so only it is listed.
+pub fn rest_root(ctx: &Ctx) -> Value {
+    let namespace = &ctx.app.config.namespace;
+    let root = rest_root_url(ctx);
+    let mut routes = Map::new();
+    routes.insert(
+        "/".to_string(),
+        json!({
+            "namespace": "",
+            "methods": ["GET"],
+            "endpoints": [{"methods": ["GET"], "args": {"context": {"default": "view", "required": false}}}],
+            "_links": {"self": [{"href": root}]},
+        }),
+    );
+    for route in ROUTES {
+        routes.insert(format!("/{namespace}{}", route.pattern()), describe_route(ctx, route));
+    }
+    let now = ctx.now;
+    let offset = (ctx.app.site_zone.utc_to_local(now) - now).num_seconds() as f64 / 3600.0;
+    json!({
+        "name": "Events calendar reference server",
+        "description": "An in-memory server of the events-calendar REST interface",
+        "url": ctx.app.site_url,
+        "home": ctx.app.site_url,
+        "gmt_offset": offset,
+        "timezone_string": ctx.app.site_zone.name(),
+        "namespaces": [namespace],
+        "authentication": [],
+        "routes": routes,
+        "_links": {"help": [{"href": "https://developer.wordpress.org/rest-api/"}]},
+    })
 }
 
 /// The REST root the request came to (`{site}[/{lang}]{root}/`).
-fn rest_root(ctx: &Ctx) -> String {
+fn rest_root_url(ctx: &Ctx) -> String {
     let namespace = &ctx.app.config.namespace;
     match ctx.api_base.strip_suffix(namespace.as_str()) {
         Some(root) => root.to_string(),

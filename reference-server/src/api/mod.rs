@@ -5,8 +5,8 @@ pub mod events;
 pub mod index;
 pub mod linked;
 pub mod lists;
-pub mod posts;
 pub mod terms;
+pub mod write;
 
 use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
@@ -134,8 +134,9 @@ pub fn may(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<Id>) ->
         (Resource::Categories, _) => user.can_manage_categories(),
         (Resource::Tags, _) => user.can_manage_tags(),
         (_, Op::Create) => user.can_edit_posts(),
+        // A trashed item keeps the rights of the status it had before (S7).
         (_, Op::Update | Op::Delete) => match target.and_then(|id| post_of(data, id)) {
-            Some(post) => user.can_edit_post(post.author, post.status.visibility()),
+            Some(post) => user.can_edit_post(post.author, post.rights_status().visibility()),
             None => user.can_edit_posts(),
         },
     }
@@ -153,9 +154,16 @@ pub fn authorize(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<I
 /// The `Allow` header: the route's methods this user may use.
 pub fn allow_header(ctx: &Ctx, data: &Data, route: &Route, var: Option<&str>) -> String {
     let target = target_post(ctx, data, route, var);
+    // A venue or organizer that does not exist cannot be edited by anyone (the CMS checks the
+    // right on the item itself); an event route falls back to the general right, so that its
+    // handler can answer 404.
+    let missing = target.is_none()
+        && route.target == Target::ById
+        && matches!(route.resource, Resource::Venues | Resource::Organizers);
     route
         .methods
         .iter()
+        .filter(|(_, op)| !(missing && matches!(op, Op::Update | Op::Delete)))
         .filter(|(_, op)| may(ctx, data, route, *op, target))
         .map(|(method, _)| method.name())
         .collect::<Vec<_>>()

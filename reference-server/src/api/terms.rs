@@ -3,14 +3,15 @@
 use serde_json::{json, Map, Value};
 
 use super::lists::{page_links, Page};
+use super::write::{self, Planner};
 use super::{authorize, validated};
+use crate::access::{event_sight, Reveal, Sight};
 use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
-use crate::interface::{term_list_args, Op, Resource};
+use crate::interface::{errors, term_list_args, Op, Resource};
 use crate::model::{Id, Taxonomy, Term};
-use crate::store::{Data, SlugKind};
-use crate::text::{render_term_description, render_term_name, sanitize_slug, sanitize_title};
+use crate::store::Data;
 use crate::validate::{as_int, value_text, Args};
 use crate::views::View;
 
@@ -68,22 +69,10 @@ fn delete(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
         let view = View { ctx, data: &data, single: false };
         view.term(&data.terms[&id], false)
     };
-    data.delete_term(id);
+    let mut changes = data.changes();
+    changes.deleted_term = Some(id);
+    data.apply(changes);
     Ok(Reply::ok(body))
-}
-
-fn not_hierarchical() -> ApiError {
-    ApiError::new(400, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
-}
-
-fn term_exists(taxonomy: Taxonomy, id: Id) -> ApiError {
-    let message = match taxonomy {
-        Taxonomy::Category => "A term with the name provided already exists with this parent.",
-        Taxonomy::Tag => "A term with the name provided already exists in this taxonomy.",
-    };
-    let mut error = ApiError::new(400, "term_exists", message).with_data("term_id", json!(id));
-    error.extra.push(("additional_data", json!([id, id])));
-    error
 }
 
 fn create(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply> {
@@ -91,36 +80,15 @@ fn create(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
     let args = validated(ctx, &data, request)?;
     authorize(ctx, &data, request.route, Op::Create, None)?;
     if taxonomy == Taxonomy::Tag && request.params().contains_key("parent") {
-        return Err(not_hierarchical());
+        return Err(ApiError::of(&errors::NOT_HIERARCHICAL));
     }
-    let name = render_term_name(args.str("name").unwrap_or(""));
-    let parent = parent_of(ctx, &data, &args, taxonomy).unwrap_or(0);
-    if let Some(existing) = data.term_named(taxonomy, ctx.lang, &name, Some(parent)) {
-        return Err(term_exists(taxonomy, existing));
-    }
-    let wanted = match args.str("slug") {
-        Some(slug) => sanitize_slug(slug),
-        None => sanitize_title(&name),
-    };
-    let id = data.allocate_term_id();
-    let slug = data.unique_slug(SlugKind::from(taxonomy), ctx.lang, &wanted, None);
-    data.put_term(Term {
-        id,
-        taxonomy,
-        name: name.into(),
-        slug: slug.into(),
-        description: render_term_description(args.str("description").unwrap_or("")).into(),
-        parent,
-        lang: ctx.lang,
-        count: 0,
-    });
+    let mut planner = Planner::new(ctx, &data);
+    let id = write::term::plan_create(&mut planner, &args, taxonomy)?;
+    let changes = planner.finish();
+    data.apply(changes);
     let view = View { ctx, data: &data, single: false };
     let location = format!("{}{}/wp/v2/{}/{id}", ctx.app.site_url, ctx.app.config.root, taxonomy.name());
     Ok(Reply::created(view.term(&data.terms[&id], true)).header("location", location))
-}
-
-fn parent_of(ctx: &Ctx, data: &Data, args: &Args, taxonomy: Taxonomy) -> Option<Id> {
-    args.get("parent").and_then(|value| data.find_term(taxonomy, ctx.lang, &value_text(value)))
 }
 
 fn update(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply> {
@@ -129,30 +97,12 @@ fn update(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
     let id = find(&data, request, taxonomy)?;
     authorize(ctx, &data, request.route, Op::Update, None)?;
     if taxonomy == Taxonomy::Tag && request.params().contains_key("parent") {
-        return Err(not_hierarchical());
+        return Err(ApiError::of(&errors::NOT_HIERARCHICAL));
     }
-    let mut term = data.terms[&id].clone();
-    if let Some(parent) = parent_of(ctx, &data, &args, taxonomy) {
-        if parent != id {
-            term.parent = parent;
-        }
-    }
-    if let Some(name) = args.str("name") {
-        let name = &render_term_name(name);
-        if let Some(existing) =
-            data.term_named(taxonomy, term.lang, name, Some(term.parent)).filter(|other| *other != id)
-        {
-            return Err(term_exists(taxonomy, existing));
-        }
-        term.name = name.as_str().into();
-    }
-    if let Some(description) = args.str("description") {
-        term.description = render_term_description(description).into();
-    }
-    if let Some(slug) = args.str("slug") {
-        term.slug = data.unique_slug(SlugKind::from(taxonomy), term.lang, &sanitize_slug(slug), Some(id)).into();
-    }
-    data.put_term(term);
+    let mut planner = Planner::new(ctx, &data);
+    write::term::plan_update(&mut planner, &args, taxonomy, id)?;
+    let changes = planner.finish();
+    data.apply(changes);
     let view = View { ctx, data: &data, single: false };
     Ok(Reply::ok(view.term(&data.terms[&id], true)))
 }
@@ -174,9 +124,12 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let exclude = numeric("exclude").unwrap_or_default();
     let parent = if taxonomy == Taxonomy::Category { ids("parent").and_then(|p| p.first().copied()) } else { None };
     let post = args.int("event").or_else(|| args.int("post")).map(|id| id as Id);
+    // An event's terms are what its password hides, and an event the caller may not read
+    // has none to show them (the term list must not reveal what the event read would not).
     let post_terms: Option<Vec<Id>> = post.map(|id| {
         data.events
             .get(&id)
+            .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
             .map(|event| event.categories.iter().chain(&event.tags).copied().collect())
             .unwrap_or_default()
     });

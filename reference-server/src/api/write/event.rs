@@ -1,0 +1,137 @@
+//! Planning event writes: create, update, trash.
+
+use super::{parse_in, Planner};
+use crate::cost::store_cost;
+use crate::dates::{end_of_day, start_of_day, Zone};
+use crate::error::ApiResult;
+use crate::model::{Event, Id, PostKind, Taxonomy};
+use crate::store::SlugKind;
+use crate::validate::{value_text, Args};
+
+/// A new event from the create arguments; its ID.
+pub fn plan_create(planner: &mut Planner, args: &Args) -> ApiResult<Id> {
+    let ctx = planner.ctx;
+    let id = planner.post_id();
+    let post = planner.new_post(args, "title", SlugKind::Event, id)?;
+    let zone = match args.str("timezone").filter(|name| !name.is_empty()) {
+        Some(name) => Zone::parse(name).unwrap_or_else(|| ctx.app.site_zone.clone()),
+        None => ctx.app.site_zone.clone(),
+    };
+    let start = args.str("start_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(ctx.now);
+    let end = args.str("end_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(start);
+    let mut event = Event {
+        post,
+        zone,
+        start,
+        end,
+        start_utc: start,
+        end_utc: end,
+        all_day: args.bool("all_day").unwrap_or(false),
+        cost: args.get("cost").and_then(store_cost).unwrap_or_default(),
+        website: args.text("website").filter(|site| !site.is_empty()).map(Into::into),
+        show_map: args.bool("show_map").unwrap_or(false),
+        show_map_link: args.bool("show_map_link").unwrap_or(false),
+        hide_from_listings: args.bool("hide_from_listings").unwrap_or(false),
+        sticky: args.bool("sticky").unwrap_or(false),
+        featured: args.bool("featured").unwrap_or(false),
+        ticketed: args.bool("ticketed").unwrap_or(false),
+        categories: Vec::new(),
+        tags: Vec::new(),
+        venue: None,
+        organizers: Vec::new(),
+        parent: args.int("post_parent").map(|id| id as Id),
+    };
+    plan_links(planner, &mut event, args)?;
+    event.post.password = args.str("password").filter(|p| !p.is_empty()).map(Into::into);
+    normalise_schedule(&mut event);
+    planner.changes().events.push(event);
+    Ok(id)
+}
+
+/// The event `id` with the fields the update arguments carry.
+pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> {
+    let ctx = planner.ctx;
+    let mut event = planner.data.events[&id].clone();
+    planner.update_post(&mut event.post, args, "title", SlugKind::Event)?;
+    let old_zone = event.zone.clone();
+    if let Some(name) = args.get("timezone") {
+        let name = value_text(name);
+        event.zone = if name.is_empty() { ctx.app.site_zone.clone() } else { Zone::parse(&name).unwrap_or(old_zone) };
+    }
+    if let Some(start) = args.str("start_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
+        event.start = start;
+    }
+    if let Some(end) = args.str("end_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
+        event.end = end;
+    }
+    if let Some(all_day) = args.bool("all_day") {
+        event.all_day = all_day;
+    }
+    if let Some(cost) = args.get("cost") {
+        event.cost = store_cost(cost).unwrap_or_default();
+    }
+    if let Some(website) = args.get("website") {
+        event.website = Some(value_text(website).into());
+    }
+    for (key, flag) in [
+        ("show_map", &mut event.show_map),
+        ("show_map_link", &mut event.show_map_link),
+        ("hide_from_listings", &mut event.hide_from_listings),
+        ("sticky", &mut event.sticky),
+        ("featured", &mut event.featured),
+        ("ticketed", &mut event.ticketed),
+    ] {
+        if let Some(value) = args.bool(key) {
+            *flag = value;
+        }
+    }
+    if let Some(parent) = args.int("post_parent") {
+        event.parent = (parent as Id != id).then_some(parent as Id);
+    }
+    if let Some(password) = args.get("password") {
+        let password = value_text(password);
+        event.post.password = (!password.is_empty()).then(|| password.into());
+    }
+    plan_links(planner, &mut event, args)?;
+    normalise_schedule(&mut event);
+    planner.changes().events.push(event);
+    Ok(())
+}
+
+/// The event `id`, moved to the trash; the record as it will be stored.
+pub fn plan_trash(planner: &mut Planner, id: Id) -> Event {
+    let mut event = planner.data.events[&id].clone();
+    planner.trash(&mut event.post, SlugKind::Event);
+    planner.changes().events.push(event.clone());
+    event
+}
+
+/// All-day bounds, end not before start, and the UTC times from the local ones.
+fn normalise_schedule(event: &mut Event) {
+    if event.all_day {
+        event.start = start_of_day(event.start);
+        event.end = end_of_day(event.end);
+    }
+    if event.end < event.start {
+        event.end = event.start;
+    }
+    event.start_utc = event.zone.local_to_utc(event.start);
+    event.end_utc = event.zone.local_to_utc(event.end);
+}
+
+/// Categories, tags, venue and organizers, for the arguments the request carries.
+fn plan_links(planner: &mut Planner, event: &mut Event, args: &Args) -> ApiResult<()> {
+    if let Some(value) = args.get("categories") {
+        event.categories = planner.terms(value, Taxonomy::Category)?;
+    }
+    if let Some(value) = args.get("tags") {
+        event.tags = planner.terms(value, Taxonomy::Tag)?;
+    }
+    if let Some(entries) = args.links("venue") {
+        event.venue = planner.linked_items(entries, PostKind::Venue)?.into_iter().next();
+    }
+    if let Some(entries) = args.links("organizer") {
+        event.organizers = planner.linked_items(entries, PostKind::Organizer)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,84 @@
+//! The command line: user specifications, the request log (issue 9: W4, W5, S9).
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use reference_server::{serve, Config, Role, UserSpec};
+
+const BIN: &str = env!("CARGO_BIN_EXE_reference-server");
+
+// ----- W4: users -----
+
+#[test]
+fn w4_a_password_may_contain_colons() {
+    let user = UserSpec::parse("alice:pa:ss:word:editor").expect("parses");
+    assert_eq!(user.name, "alice");
+    assert_eq!(user.password, "pa:ss:word");
+    assert_eq!(user.role, Role::Editor);
+    assert!(UserSpec::parse("alice::editor").is_err(), "empty password");
+    assert!(UserSpec::parse("alice:editor").is_err(), "no password");
+}
+
+#[tokio::test]
+async fn w4_duplicate_user_names_are_refused() {
+    let users = vec![UserSpec::parse("dup:one:editor").unwrap(), UserSpec::parse("dup:two:author").unwrap()];
+    assert!(serve(Config { users, ..Config::ephemeral() }).await.is_err());
+    let status = Command::new(BIN)
+        .args(["--listen", "127.0.0.1:0", "--user", "dup:one:editor", "--user", "dup:two:author"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("runs");
+    assert!(!status.success());
+}
+
+// ----- S9, W5: the request log -----
+
+/// Runs the binary with `RUST_LOG=info` and stderr piped, sends `paths`, and returns stderr.
+fn log_of(paths: &[&str]) -> String {
+    let mut child = Command::new(BIN)
+        .args(["--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut api = String::new();
+    stdout.read_line(&mut api).expect("api line");
+    let api = api.trim().to_string();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = reqwest::Client::new();
+        for path in paths {
+            let resp = client.get(format!("{api}{path}")).send().await.expect("answer");
+            let _ = resp.text().await;
+        }
+        // Give the log line time to be written.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    });
+    child.kill().expect("stop");
+    let mut log = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut log).expect("stderr");
+    let _ = child.wait();
+    log
+}
+
+#[test]
+fn s9_the_request_log_hides_passwords() {
+    let log =
+        log_of(&["/events?password=hunter2&search=x", "/events/1?Password=hunter3", "/events?password%5B%5D=hunter4"]);
+    assert!(log.contains("/events?"), "the request is logged: {log}");
+    for secret in ["hunter2", "hunter3", "hunter4"] {
+        assert!(!log.contains(secret), "{secret} in the log: {log}");
+    }
+    assert!(log.contains("search=x"), "other parameters stay: {log}");
+}
+
+#[test]
+fn w5_the_request_log_has_no_colour_codes_off_a_terminal() {
+    let log = log_of(&["/events"]);
+    assert!(log.contains("/events"), "the request is logged: {log}");
+    assert!(!log.contains('\u{1b}'), "ANSI escape codes in a log that is not a terminal: {log:?}");
+}
