@@ -28,6 +28,7 @@
 //! conformance runner can start fresh servers in-process.
 
 mod access;
+mod admin;
 mod api;
 mod app;
 mod auth;
@@ -37,19 +38,25 @@ mod conn;
 mod cost;
 mod dates;
 mod demo;
+mod devtools;
 mod doc;
 mod error;
+mod faults;
 mod http;
 pub mod interface;
+mod journal;
 mod model;
+mod pages;
+mod reasons;
 mod request_log;
 mod server;
+mod state;
 mod store;
 mod text;
 mod validate;
 mod views;
 
-pub use config::{Config, Features, Limits, Role, UserSpec};
+pub use config::{Config, FaultRule, Features, Limits, Role, UserSpec};
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
 pub use server::{serve, RunningServer};
