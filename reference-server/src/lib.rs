@@ -60,3 +60,10 @@ pub use config::{Config, FaultRule, Features, Limits, Role, UserSpec};
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
 pub use server::{serve, RunningServer};
+
+/// The admin API's operations as (method, path), for the test of its OpenAPI document. Not
+/// part of the server's interface.
+#[doc(hidden)]
+pub fn admin_routes() -> Vec<(&'static str, &'static str)> {
+    admin::ROUTES.iter().map(|route| (route.method, route.path)).collect()
+}
