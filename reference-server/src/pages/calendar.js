@@ -45,12 +45,22 @@
     return node;
   }
 
-  // The text of an HTML fragment from the API: entities decoded, tags dropped. A document made
-  // by DOMParser runs no script and loads nothing.
+  // A description from the API (HTML) as plain text: entities decoded, tags and scripts dropped.
+  // A document made by DOMParser runs no script and loads nothing.
   function plain(html) {
     if (typeof html !== 'string') return '';
     var doc = new DOMParser().parseFromString(html, 'text/html');
+    Array.prototype.forEach.call(doc.querySelectorAll('script, style, template'), function (node) { node.remove(); });
     return (doc.body.textContent || '').replace(/\s+/g, ' ').trim();
+  }
+
+  // A name from the API (a title, a venue…) as written: entities decoded (`&amp;` is `&`), any
+  // markup kept as the characters it is made of. A textarea's content is text, never elements.
+  function named(html) {
+    if (typeof html !== 'string') return '';
+    var doc = new DOMParser().parseFromString('<textarea>' + html.replace(/<\/textarea/gi, '&lt;/textarea') + '</textarea>', 'text/html');
+    var area = doc.querySelector('textarea');
+    return (area ? area.value : html).trim();
   }
 
   function pad(n) { return (n < 10 ? '0' : '') + n; }
@@ -148,8 +158,8 @@
           var items = el('ul', { 'class': 'day-events' });
           list.slice(0, PER_CELL).forEach(function (event) {
             var time = event.all_day ? '' : timeOf(event.start_date) + ' ';
-            items.appendChild(el('li', { 'class': 'day-event', title: plain(event.title) }, [
-              time ? el('span', { 'class': 'time' }, [time]) : null, plain(event.title)
+            items.appendChild(el('li', { 'class': 'day-event', title: named(event.title) }, [
+              time ? el('span', { 'class': 'time' }, [time]) : null, named(event.title)
             ]));
           });
           if (list.length > PER_CELL) items.appendChild(el('li', { 'class': 'more' }, ['+' + (list.length - PER_CELL) + ' ' + T.more]));
@@ -181,16 +191,16 @@
       var details = el('dl', { 'class': 'details' });
       var venue = event.venue && !Array.isArray(event.venue) ? event.venue : null;
       if (venue) {
-        var place = [plain(venue.venue), plain(venue.city), plain(venue.country)].filter(Boolean).join(', ');
+        var place = [named(venue.venue), named(venue.city), named(venue.country)].filter(Boolean).join(', ');
         details.appendChild(el('dt', {}, [T.venue]));
         details.appendChild(el('dd', { 'class': 'venue' }, [place]));
       }
-      var organizers = (Array.isArray(event.organizer) ? event.organizer : []).map(function (o) { return plain(o.organizer); }).filter(Boolean);
+      var organizers = (Array.isArray(event.organizer) ? event.organizer : []).map(function (o) { return named(o.organizer); }).filter(Boolean);
       if (organizers.length) {
         details.appendChild(el('dt', {}, [T.organizers]));
         details.appendChild(el('dd', { 'class': 'organizers' }, [organizers.join(', ')]));
       }
-      var categories = (Array.isArray(event.categories) ? event.categories : []).map(function (c) { return plain(c.name); }).filter(Boolean);
+      var categories = (Array.isArray(event.categories) ? event.categories : []).map(function (c) { return named(c.name); }).filter(Boolean);
       if (categories.length) {
         details.appendChild(el('dt', {}, [T.categories]));
         var tags = el('dd', { 'class': 'categories' });
@@ -201,10 +211,10 @@
       if (summary.length > 220) summary = summary.slice(0, 217) + '…';
       list.appendChild(el('li', { 'class': 'event', 'data-id': String(event.id) }, [
         el('p', { 'class': 'when' }, [when(event)]),
-        el('h3', { 'class': 'event-title' }, [plain(event.title)]),
+        el('h3', { 'class': 'event-title' }, [named(event.title)]),
         summary ? el('p', { 'class': 'summary' }, [summary]) : null,
         details,
-        event.cost ? el('p', { 'class': 'cost' }, [plain(event.cost)]) : null
+        event.cost ? el('p', { 'class': 'cost' }, [named(event.cost)]) : null
       ]));
     });
   }
