@@ -21,7 +21,16 @@
 //! - `api`: one handler module per resource family.
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
 //! - `doc`: the OpenAPI document of `/doc`.
-//! - `demo`: the demo calendar of `--demo`.
+//! - `demo`: the demo calendar of `--demo` (and the admin API's seed).
+//!
+//! Around the interface, for client developers (`devtools` ties them into the pipeline):
+//! - `state`: durable state of `--state`: a journal of applied writes, `fsync`ed before the
+//!   answer, compacted in the background; `store`'s `WriteHook` feeds it.
+//! - `journal`: the request journal, and near-miss hints for paths that matched no route;
+//!   `reasons`: refusals in words (which check said no, and why).
+//! - `faults`: fault and latency rules (`--fault`, the admin API).
+//! - `admin`: the admin API under `/__admin` (`--admin`), with its OpenAPI document.
+//! - `pages`: the calendar page at `/` and the journal page, plain HTML, CSS and JavaScript.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
