@@ -17,7 +17,7 @@
 //! - `api`: one handler module per resource family.
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
 //! - `doc`: the OpenAPI document of `/doc`.
-//! - `demo`: the demo calendar of `--demo`.
+//! - `demo`: the demo calendar of `--demo`; `seed`: the benchmark calendar of `--seed-events`.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
@@ -35,6 +35,7 @@ mod error;
 mod http;
 pub mod interface;
 mod model;
+mod seed;
 mod server;
 mod store;
 mod text;

@@ -90,6 +90,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     if app.config.demo {
         crate::demo::load(&app);
     }
+    crate::seed::load(&app, app.config.seed_events);
     let router = axum::Router::new().fallback(move |request: Request<Body>| {
         let app = app.clone();
         async move { handle(&app, request).await }
