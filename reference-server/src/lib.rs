@@ -18,6 +18,7 @@
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
 //! - `doc`: the OpenAPI document of `/doc`.
 //! - `demo`: the demo calendar of `--demo`; `seed`: the benchmark calendar of `--seed-events`.
+//! - `bench` (hidden): a seeded site and request/rendering hooks for `cargo bench`.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
@@ -26,6 +27,8 @@
 mod api;
 mod app;
 mod auth;
+#[doc(hidden)]
+pub mod bench;
 pub mod config;
 mod cost;
 mod dates;
