@@ -68,8 +68,8 @@ pub fn render_title(raw: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::terms::render_term_name;
     use super::*;
+    use crate::text::terms::render_term_name;
 
     fn render_excerpt_only(s: &str) -> String {
         render_excerpt(s, "")
