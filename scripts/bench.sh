@@ -4,7 +4,8 @@
 # Builds both in release mode, then for each size N: starts the server on a free port of
 # 127.0.0.1 with `--seed-events N`, measures the ceiling's two endpoints and every request shape
 # with wrk, and the server's resident memory (RSS). Prints one table (req/s, p50, p99, ratio to
-# the ceiling endpoint of the same size, response size, errors, load average before the run)
+# the ceiling endpoint of the same size, response size, errors, the CPU share other processes
+# took during the run)
 # and the memory per stored event; writes the same as JSON.
 #
 #   scripts/bench.sh                         # N = 1000 and 100000
@@ -24,6 +25,9 @@
 #   BENCH_SHAPES              comma-separated shape names to run (default: all)
 #   BENCH_JSON                where the JSON goes (default: TARGET/bench/bench.json)
 #   BENCH_START_TIMEOUT       seconds to wait for a seeded server to answer (600)
+#   BENCH_SERVER_BIN, BENCH_CEILING_BIN
+#                             use these binaries instead of building (e.g. a copy of an
+#                             earlier release build, to compare two versions in one sitting)
 #
 # Needs curl, python3 and wrk (installed with apt-get when missing and running as root).
 # Every process it starts is stopped by its PID at the end, on error and on Ctrl-C.
@@ -71,13 +75,19 @@ fi
 
 # ----- build (cargo says where the binaries are, so CARGO_TARGET_DIR is honoured) -----
 
-echo "bench: building in release mode" >&2
+echo "bench: building in release mode (unless BENCH_SERVER_BIN / BENCH_CEILING_BIN are set)" >&2
 # Two invocations: the server binary is built exactly as `cargo build --release` builds it,
 # without the features the example's dev-dependencies would add to shared crates.
-SERVER_BIN="$(cargo build --release --quiet -p reference-server --bin reference-server --message-format=json-render-diagnostics \
-    | python3 "$HELPER" artifact reference-server)"
-CEILING_BIN="$(cargo build --release --quiet -p reference-server --example ceiling --message-format=json-render-diagnostics \
-    | python3 "$HELPER" artifact ceiling)"
+SERVER_BIN="${BENCH_SERVER_BIN:-}"
+if [ -z "$SERVER_BIN" ]; then
+    SERVER_BIN="$(cargo build --release --quiet -p reference-server --bin reference-server --message-format=json-render-diagnostics \
+        | python3 "$HELPER" artifact reference-server)"
+fi
+CEILING_BIN="${BENCH_CEILING_BIN:-}"
+if [ -z "$CEILING_BIN" ]; then
+    CEILING_BIN="$(cargo build --release --quiet -p reference-server --example ceiling --message-format=json-render-diagnostics \
+        | python3 "$HELPER" artifact ceiling)"
+fi
 TARGET_DIR="$(cargo metadata --format-version 1 --no-deps | python3 "$HELPER" target-dir)"
 OUT_JSON="${BENCH_JSON:-$TARGET_DIR/bench/bench.json}"
 WORK="$TARGET_DIR/bench/run-$(date +%Y%m%d-%H%M%S)"
@@ -152,12 +162,25 @@ load_average() {
     cut -d ' ' -f 1 /proc/loadavg
 }
 
+# CPU time in clock ticks: of the whole machine (busy, and busy + idle), and of one process
+# with all its threads.
+machine_ticks() {
+    awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat
+}
+
+process_ticks() {
+    awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
 wanted() {
     [ "$SHAPES" = ",," ] || [[ "$SHAPES" == *",$1,"* ]]
 }
 
-# measure N SHAPE URL CEILING [CONNECTIONS [WRITE_PATH WRITE_BODY]]: one wrk run, one row of
-# the results. CEILING is the ceiling endpoint the shape compares to (one or list).
+# measure N SHAPE URL CEILING [CONNECTIONS [WRITE_PATH WRITE_BODY]]: one wrk run against the
+# process TARGET_PID, one row of the results. CEILING is the ceiling endpoint the shape compares
+# to (one or list). Besides wrk's figures it records the share of the machine's CPU that other
+# processes (neither the target nor wrk) used during the run: above a few percent, the run
+# was disturbed.
 measure() {
     local n="$1" shape="$2" url="$3" ceiling="$4" connections="${5:-$CONNECTIONS}"
     local write_path="${6:-}" write_body="${7:-}" script="$WORK/report.lua" bytes status
@@ -175,16 +198,30 @@ measure() {
     load="$(load_average)"
     local log="$WORK/wrk-$n-${shape// /-}-c$connections.txt"
     echo "bench: N=$n $shape (c$connections, load $load)" >&2
-    BENCH_WRITE_PATH="$write_path" BENCH_WRITE_BODY="$write_body" BENCH_WRITE_AUTH="$AUTH" \
-        timeout --foreground --kill-after=5 "$(( ${DURATION%s} + 60 ))" \
-        wrk -t"$THREADS" -c"$connections" -d"$DURATION" --timeout "$WRK_TIMEOUT" --latency -s "$script" "$url" \
-        >"$log" 2>&1 || true
+    local machine_before target_before wrk_seconds machine_after target_after others
+    machine_before="$(machine_ticks)"
+    target_before="$(process_ticks "$TARGET_PID")"
+    wrk_seconds="$( { TIMEFORMAT='%U %S'; time {
+        BENCH_WRITE_PATH="$write_path" BENCH_WRITE_BODY="$write_body" BENCH_WRITE_AUTH="$AUTH" \
+            timeout --foreground --kill-after=5 "$(( ${DURATION%s} + 60 ))" \
+            wrk -t"$THREADS" -c"$connections" -d"$DURATION" --timeout "$WRK_TIMEOUT" --latency -s "$script" "$url" \
+            >"$log" 2>&1 || true
+    }; } 2>&1 | awk '{print $1 + $2}')"
+    machine_after="$(machine_ticks)"
+    target_after="$(process_ticks "$TARGET_PID")"
+    others="$(awk -v b="$machine_before" -v a="$machine_after" -v tb="$target_before" -v ta="$target_after" \
+        -v w="$wrk_seconds" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+            split(b, mb, " "); split(a, ma, " ");
+            total = ma[2] - mb[2]; busy = ma[1] - mb[1];
+            if (total <= 0) { print ""; exit }
+            other = busy - (ta - tb) - w * hz; if (other < 0) other = 0;
+            printf "%.0f", 100 * other / total }')"
     local line rps requests duration p50 p99 status_errors socket_errors
     line="$(grep '^BENCH ' "$log" || true)"
     if [ -z "$line" ]; then
         echo "bench: wrk gave no figures for $shape; see $log" >&2
-        printf '%s\t%s\t%s\t%s\t\t\t\t0\t0\t%s\t%s\t%s\t%s\n' "$n" "$shape" "${url#*/wp-json}" "$connections" \
-            "$status" "$bytes" "$ceiling" "$load" >>"$RESULTS"
+        printf '%s\t%s\t%s\t%s\t\t\t\t0\t0\t%s\t%s\t%s\t%s\t%s\n' "$n" "$shape" "${url#*/wp-json}" "$connections" \
+            "$status" "$bytes" "$ceiling" "$load" "$others" >>"$RESULTS"
         return 0
     fi
     requests="$(sed 's/.*requests=\([0-9]*\).*/\1/' <<<"$line")"
@@ -197,8 +234,8 @@ measure() {
     local shown="${url#*/wp-json}"
     [ -n "$write_path" ] && shown="POST ${write_path#*/wp-json}"
     [[ "$shape" == ceiling* ]] && shown="${url#http://*/}"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$shape" "$shown" "$connections" "$rps" \
-        "$p50" "$p99" "$requests" "$((status_errors + socket_errors))" "$status" "$bytes" "$ceiling" "$load" >>"$RESULTS"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$shape" "$shown" "$connections" "$rps" \
+        "$p50" "$p99" "$requests" "$((status_errors + socket_errors))" "$status" "$bytes" "$ceiling" "$load" "$others" >>"$RESULTS"
 }
 
 # ----- the runs -----
@@ -213,6 +250,7 @@ for N in $SIZES; do
     start ceiling "$CEILING_BIN"
     CEILING_URL="$STARTED_URL"
     CEILING_PID="$STARTED_PID"
+    TARGET_PID="$CEILING_PID"
     measure "$N" "ceiling one" "$CEILING_URL/one" ""
     measure "$N" "ceiling list" "$CEILING_URL/list" ""
     stop "$CEILING_PID"
@@ -223,6 +261,7 @@ for N in $SIZES; do
     seed_seconds="$(awk -v s="$seed_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')"
     API="$STARTED_URL"
     SERVER_PID="$STARTED_PID"
+    TARGET_PID="$SERVER_PID"
     RSS_SEEDED="$(rss_kb "$SERVER_PID")"
     eval "$(curl -sf "$API/events?per_page=50" | python3 "$HELPER" pick)"
     DEEP_PAGE=$((TOTAL_PAGES_50 < 100 ? TOTAL_PAGES_50 : 100))
@@ -255,7 +294,11 @@ done
 
 {
     echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
+    if [ -n "${BENCH_SERVER_BIN:-}" ]; then
+        echo "commit=binary $BENCH_SERVER_BIN"
+    else
+        echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
+    fi
     echo "threads=$THREADS"
     echo "connections=$CONNECTIONS"
     echo "create_connections=$CREATE_CONNECTIONS"

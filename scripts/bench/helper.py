@@ -137,9 +137,9 @@ def report(tsv_path, memory_path, meta_path, out_path):
     with open(tsv_path) as handle:
         for line in handle:
             fields = line.rstrip("\n").split("\t")
-            if len(fields) != 13 or fields[0] == "size":
+            if len(fields) != 14:
                 continue
-            n, shape, path, connections, rps, p50, p99, requests, errors, status, bytes_, ceiling, load = fields
+            n, shape, path, connections, rps, p50, p99, requests, errors, status, bytes_, ceiling, load, others = fields
             rows.append(
                 {
                     "events": int(n),
@@ -154,7 +154,8 @@ def report(tsv_path, memory_path, meta_path, out_path):
                     "status": status,
                     "response_bytes": number(bytes_),
                     "ceiling": ceiling or None,
-                    "load_average": load,
+                    "load_average": number(load),
+                    "others_cpu_percent": number(others),
                 }
             )
     # Each shape's ratio to the ceiling endpoint of the same size run.
@@ -165,7 +166,7 @@ def report(tsv_path, memory_path, meta_path, out_path):
             round(row["requests_per_second"] / base, 4) if base and row["requests_per_second"] is not None else None
         )
 
-    header = ["events", "shape", "req/s", "p50", "p99", "× ceiling", "size", "errors", "load"]
+    header = ["events", "shape", "req/s", "p50", "p99", "× ceiling", "size", "errors", "others"]
     table = []
     for row in rows:
         ratio = row["ratio_to_ceiling"]
@@ -180,11 +181,11 @@ def report(tsv_path, memory_path, meta_path, out_path):
                 f"{ratio:.3f}×" if ratio is not None else "",
                 size(row["response_bytes"]),
                 str(row["errors"]),
-                row["load_average"],
+                f"{row['others_cpu_percent']:.0f}%" if row["others_cpu_percent"] is not None else "-",
             ]
         )
     widths = [max(len(str(x)) for x in column) for column in zip(header, *table)]
-    right = {2, 3, 4, 5, 6, 7}
+    right = {2, 3, 4, 5, 6, 7, 8}
 
     def line(cells):
         return "| " + " | ".join(
