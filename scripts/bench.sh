@@ -25,6 +25,8 @@
 #   BENCH_SHAPES              comma-separated shape names to run (default: all)
 #   BENCH_JSON                where the JSON goes (default: TARGET/bench/bench.json)
 #   BENCH_START_TIMEOUT       seconds to wait for a seeded server to answer (600)
+#   BENCH_NICE                run the servers and wrk at this niceness (e.g. -10, as root) so
+#                             that other work on a shared machine disturbs them less
 #   BENCH_SERVER_BIN, BENCH_CEILING_BIN
 #                             use these binaries instead of building (e.g. a copy of an
 #                             earlier release build, to compare two versions in one sitting)
@@ -56,6 +58,8 @@ WRK_TIMEOUT="${BENCH_WRK_TIMEOUT:-10s}"
 CLOCK="${BENCH_CLOCK:-2026-11-22T01:42:13Z}"
 SHAPES=",${BENCH_SHAPES:-},"
 START_TIMEOUT="${BENCH_START_TIMEOUT:-600}"
+NICE=()
+[ -n "${BENCH_NICE:-}" ] && NICE=(nice -n "$BENCH_NICE")
 HELPER="scripts/bench/helper.py"
 # The default users' administrator, who may create and edit any event.
 AUTH="Basic $(printf '%s' 'admin:admin-password' | base64)"
@@ -122,7 +126,7 @@ start() {
     local name="$1"
     shift
     local out="$WORK/$name.out"
-    "$@" >"$out" 2>"$WORK/$name.log" &
+    "${NICE[@]}" "$@" >"$out" 2>"$WORK/$name.log" &
     STARTED_PID=$!
     PIDS+=("$STARTED_PID")
     STARTED_URL=""
@@ -204,7 +208,7 @@ measure() {
     wrk_seconds="$( { TIMEFORMAT='%U %S'; time {
         BENCH_WRITE_PATH="$write_path" BENCH_WRITE_BODY="$write_body" BENCH_WRITE_AUTH="$AUTH" \
             timeout --foreground --kill-after=5 "$(( ${DURATION%s} + 60 ))" \
-            wrk -t"$THREADS" -c"$connections" -d"$DURATION" --timeout "$WRK_TIMEOUT" --latency -s "$script" "$url" \
+            "${NICE[@]}" wrk -t"$THREADS" -c"$connections" -d"$DURATION" --timeout "$WRK_TIMEOUT" --latency -s "$script" "$url" \
             >"$log" 2>&1 || true
     }; } 2>&1 | awk '{print $1 + $2}')"
     machine_after="$(machine_ticks)"
@@ -303,6 +307,7 @@ done
     echo "connections=$CONNECTIONS"
     echo "create_connections=$CREATE_CONNECTIONS"
     echo "duration=$DURATION"
+    echo "nice=${BENCH_NICE:-0}"
     echo "clock=$CLOCK"
     echo "cpus=$(nproc)"
     echo "cpu_model=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)"

@@ -104,6 +104,7 @@ def read_meta(meta_path):
         "create_connections": int(meta.get("create_connections", 0)),
         "duration": meta.get("duration"),
         "clock": meta.get("clock"),
+        "nice": int(meta.get("nice", 0) or 0),
         "machine": {"cpus": int(meta.get("cpus", 0)), "cpu_model": meta.get("cpu_model"), "memory": meta.get("memory")},
     }
 
@@ -206,7 +207,8 @@ def report(tsv_path, memory_path, meta_path, out_path):
         )
     print(
         f"\nwrk -t{meta['threads']} -c{meta['connections']} -d{meta['duration']} (creates also with -c{meta['create_connections']}); "
-        f"{meta['machine']['cpus']} CPUs ({meta['machine']['cpu_model']}), {meta['machine']['memory']}; "
+        + (f"nice {meta['nice']}; " if meta.get("nice") else "")
+        + f"{meta['machine']['cpus']} CPUs ({meta['machine']['cpu_model']}), {meta['machine']['memory']}; "
         f"commit {meta['commit']}"
     )
     meta["results"] = rows
