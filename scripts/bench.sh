@@ -126,6 +126,7 @@ start() {
     local name="$1"
     shift
     local out="$WORK/$name.out"
+    : >"$out"
     "${NICE[@]}" "$@" >"$out" 2>"$WORK/$name.log" &
     STARTED_PID=$!
     PIDS+=("$STARTED_PID")
@@ -251,7 +252,7 @@ stop "$STARTED_PID"
 
 for N in $SIZES; do
     # The ceiling, in the same conditions as the shapes of this size.
-    start ceiling "$CEILING_BIN"
+    start "ceiling-$N" "$CEILING_BIN"
     CEILING_URL="$STARTED_URL"
     CEILING_PID="$STARTED_PID"
     TARGET_PID="$CEILING_PID"
