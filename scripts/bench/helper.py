@@ -4,6 +4,9 @@
   helper.py artifact NAME          cargo's --message-format=json on stdin -> NAME's executable
   helper.py target-dir             `cargo metadata` on stdin -> the target directory
   helper.py pick                   an events list page (JSON) on stdin -> shell assignments
+  helper.py best OUT JSON...        several runs' JSON -> for each size and shape the run with the
+                                   most req/s (noise on a shared machine only slows a run down),
+                                   ratios against the best ceiling; the table, and JSON in OUT
   helper.py report RESULTS MEMORY META OUT
                                    the measurements (tab-separated rows; META: KEY=VALUE
                                    lines) -> the table on stdout, the same as JSON in OUT
@@ -131,35 +134,8 @@ def read_memory(memory_path):
     return memory
 
 
-def report(tsv_path, memory_path, meta_path, out_path):
-    meta = read_meta(meta_path)
-    meta["memory"] = read_memory(memory_path)
-    rows = []
-    with open(tsv_path) as handle:
-        for line in handle:
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) != 14:
-                continue
-            n, shape, path, connections, rps, p50, p99, requests, errors, status, bytes_, ceiling, load, others = fields
-            rows.append(
-                {
-                    "events": int(n),
-                    "shape": shape,
-                    "request": path,
-                    "connections": int(connections),
-                    "requests_per_second": number(rps),
-                    "p50_us": number(p50),
-                    "p99_us": number(p99),
-                    "requests": int(requests or 0),
-                    "errors": int(errors or 0),
-                    "status": status,
-                    "response_bytes": number(bytes_),
-                    "ceiling": ceiling or None,
-                    "load_average": number(load),
-                    "others_cpu_percent": number(others),
-                }
-            )
-    # Each shape's ratio to the ceiling endpoint of the same size run.
+def ratios(rows):
+    """Each shape's ratio to the ceiling endpoint of the same size, in place."""
     ceilings = {(r["events"], r["shape"]): r["requests_per_second"] for r in rows if r["shape"].startswith("ceiling ")}
     for row in rows:
         base = ceilings.get((row["events"], f"ceiling {row['ceiling']}")) if row["ceiling"] else None
@@ -167,6 +143,8 @@ def report(tsv_path, memory_path, meta_path, out_path):
             round(row["requests_per_second"] / base, 4) if base and row["requests_per_second"] is not None else None
         )
 
+
+def print_table(rows, meta):
     header = ["events", "shape", "req/s", "p50", "p99", "× ceiling", "size", "errors", "others"]
     table = []
     for row in rows:
@@ -179,10 +157,10 @@ def report(tsv_path, memory_path, meta_path, out_path):
                 rate(row["requests_per_second"]),
                 ms(row["p50_us"]),
                 ms(row["p99_us"]),
-                f"{ratio:.3f}×" if ratio is not None else "",
+                (f"{ratio:.3f}×" if ratio >= 0.01 else f"{ratio:.4f}×") if ratio is not None else "",
                 size(row["response_bytes"]),
                 str(row["errors"]),
-                f"{row['others_cpu_percent']:.0f}%" if row["others_cpu_percent"] is not None else "-",
+                f"{row['others_cpu_percent']:.0f}%" if row.get("others_cpu_percent") is not None else "-",
             ]
         )
     widths = [max(len(str(x)) for x in column) for column in zip(header, *table)]
@@ -211,6 +189,74 @@ def report(tsv_path, memory_path, meta_path, out_path):
         + f"{meta['machine']['cpus']} CPUs ({meta['machine']['cpu_model']}), {meta['machine']['memory']}; "
         f"commit {meta['commit']}"
     )
+
+
+def report(tsv_path, memory_path, meta_path, out_path):
+    meta = read_meta(meta_path)
+    meta["memory"] = read_memory(memory_path)
+    rows = []
+    with open(tsv_path) as handle:
+        for line in handle:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 14:
+                continue
+            n, shape, path, connections, rps, p50, p99, requests, errors, status, bytes_, ceiling, load, others = fields
+            rows.append(
+                {
+                    "events": int(n),
+                    "shape": shape,
+                    "request": path,
+                    "connections": int(connections),
+                    "requests_per_second": number(rps),
+                    "p50_us": number(p50),
+                    "p99_us": number(p99),
+                    "requests": int(requests or 0),
+                    "errors": int(errors or 0),
+                    "status": status,
+                    "response_bytes": number(bytes_),
+                    "ceiling": ceiling or None,
+                    "load_average": number(load),
+                    "others_cpu_percent": number(others),
+                }
+            )
+    ratios(rows)
+    print_table(rows, meta)
+    meta["results"] = rows
+    with open(out_path, "w") as handle:
+        json.dump(meta, handle, indent=2, ensure_ascii=False)
+        handle.write("\n")
+    print(f"JSON: {out_path}")
+
+
+def best(out_path, paths):
+    runs = []
+    for path in paths:
+        with open(path) as handle:
+            runs.append(json.load(handle))
+    chosen = {}
+    for run in runs:
+        for row in run["results"]:
+            key = (row["events"], row["shape"], row["connections"])
+            if row["requests_per_second"] is None or row["errors"]:
+                continue
+            if key not in chosen or row["requests_per_second"] > chosen[key]["requests_per_second"]:
+                chosen[key] = dict(row, run=run.get("date"))
+    order = {}
+    for run in runs:
+        for index, row in enumerate(run["results"]):
+            order.setdefault((row["events"], row["shape"], row["connections"]), index)
+    rows = sorted(chosen.values(), key=lambda r: (r["events"], order[(r["events"], r["shape"], r["connections"])]))
+    ratios(rows)
+    meta = dict(runs[-1])
+    meta.pop("results", None)
+    memory = {}
+    for run in runs:
+        for entry in run.get("memory", []):
+            memory.setdefault(entry["events"], entry)
+    meta["memory"] = [memory[n] for n in sorted(memory)]
+    meta["best_of"] = [run.get("date") for run in runs]
+    print(f"best of {len(runs)} runs ({', '.join(str(d) for d in meta['best_of'])})\n")
+    print_table(rows, meta)
     meta["results"] = rows
     with open(out_path, "w") as handle:
         json.dump(meta, handle, indent=2, ensure_ascii=False)
@@ -226,6 +272,8 @@ def main():
         target_dir()
     elif command == "pick":
         pick()
+    elif command == "best" and len(sys.argv) >= 4:
+        best(sys.argv[2], sys.argv[3:])
     elif command == "report" and len(sys.argv) == 6:
         report(*sys.argv[2:])
     else:
