@@ -21,7 +21,8 @@
 //! - `api`: one handler module per resource family.
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
 //! - `doc`: the OpenAPI document of `/doc`.
-//! - `demo`: the demo calendar of `--demo`.
+//! - `demo`: the demo calendar of `--demo`; `seed`: the benchmark calendar of `--seed-events`.
+//! - `bench` (hidden): a seeded site and request/rendering hooks for `cargo bench`.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
@@ -31,6 +32,8 @@ mod access;
 mod api;
 mod app;
 mod auth;
+#[doc(hidden)]
+pub mod bench;
 mod body;
 pub mod config;
 mod conn;
@@ -43,6 +46,7 @@ mod http;
 pub mod interface;
 mod model;
 mod request_log;
+mod seed;
 mod server;
 mod store;
 mod text;

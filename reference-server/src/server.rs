@@ -125,6 +125,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     if app.config.demo {
         crate::demo::load(&app);
     }
+    crate::seed::load(&app, app.config.seed_events);
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
