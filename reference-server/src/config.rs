@@ -162,6 +162,9 @@ pub struct Config {
     pub clock: Option<DateTime<Utc>>,
     /// Load the demo calendar at start.
     pub demo: bool,
+    /// Load this many generated events at start (after the demo calendar, if any), for
+    /// benchmarks: the same count and clock give the same calendar.
+    pub seed_events: usize,
     pub features: Features,
     pub limits: Limits,
     /// Origins whose browser requests may read answers and write (`Access-Control-Allow-Origin`
@@ -193,6 +196,7 @@ impl Default for Config {
             users: UserSpec::defaults(),
             clock: None,
             demo: false,
+            seed_events: 0,
             features: Features::default(),
             limits: Limits::default(),
             cors_origins: Vec::new(),

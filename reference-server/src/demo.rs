@@ -965,32 +965,6 @@ pub fn fill(app: &App, data: &mut Data) {
     }
 }
 
-/// Adds `count` events made from the demo calendar's rows (titles numbered from the second
-/// round on, spread over the coming year), with a fresh set of the demo's venues, organizers,
-/// categories and tags for them (the admin API's seed).
-pub fn seed(app: &App, data: &mut Data, count: usize) {
-    let mut builder = Builder::new(app, data);
-    for spec in ORGANIZERS {
-        builder.organizer(spec);
-    }
-    for spec in VENUES {
-        builder.venue(spec);
-    }
-    for spec in CATEGORIES {
-        builder.term(spec, Taxonomy::Category);
-    }
-    for spec in TAGS {
-        builder.term(spec, Taxonomy::Tag);
-    }
-    for index in 0..count {
-        let spec = &EVENTS[index % EVENTS.len()];
-        let round = index / EVENTS.len();
-        let title = if round == 0 { spec.title.to_string() } else { format!("{} #{}", spec.title, round + 1) };
-        let day = (spec.day + 7 * round as u64) % 366;
-        builder.event_on(spec, &title, day);
-    }
-}
-
 struct Builder<'a> {
     app: &'a App,
     data: &'a mut Data,
@@ -1129,19 +1103,14 @@ impl<'a> Builder<'a> {
     }
 
     fn event(&mut self, spec: &EventSpec) {
-        self.event_on(spec, spec.title, spec.day);
-    }
-
-    /// The event of a row under another title, `day` days from today.
-    fn event_on(&mut self, spec: &EventSpec, title: &str, day: u64) {
         let venue = spec.venue.and_then(|key| self.venues.get(key).copied());
         let zone = spec
             .zone
             .or(venue.map(|(_, zone)| zone))
             .and_then(Zone::parse)
             .unwrap_or_else(|| Zone::parse("UTC").unwrap_or_else(|| self.app.site_zone.clone()));
-        let Some((start, end)) = schedule(spec, day, &zone, self.now) else { return };
-        let mut post = self.post(SlugKind::Event, spec.lang, title, spec.description, spec.status, spec.writer);
+        let Some((start, end)) = schedule(spec, &zone, self.now) else { return };
+        let mut post = self.post(SlugKind::Event, spec.lang, spec.title, spec.description, spec.status, spec.writer);
         if spec.image && !self.images.is_empty() {
             post.image = Some(self.images[self.images_used % self.images.len()]);
             self.images_used += 1;
@@ -1181,8 +1150,8 @@ impl<'a> Builder<'a> {
 
 /// Local start and end of an event in its zone, `spec.day` days after today there. A local
 /// time skipped by a clock change is moved forward, as the API's date parsing does.
-fn schedule(spec: &EventSpec, day: u64, zone: &Zone, now: NaiveDateTime) -> Option<(NaiveDateTime, NaiveDateTime)> {
-    let day = zone.utc_to_local(now).date().checked_add_days(Days::new(day))?;
+fn schedule(spec: &EventSpec, zone: &Zone, now: NaiveDateTime) -> Option<(NaiveDateTime, NaiveDateTime)> {
+    let day = zone.utc_to_local(now).date().checked_add_days(Days::new(spec.day))?;
     match spec.length {
         Length::Minutes(minutes) => {
             let at = NaiveTime::parse_from_str(spec.at, "%H:%M").ok()?;

@@ -21,7 +21,9 @@
 //! - `api`: one handler module per resource family.
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
 //! - `doc`: the OpenAPI document of `/doc`.
-//! - `demo`: the demo calendar of `--demo` (and the admin API's seed).
+//! - `demo`: the demo calendar of `--demo`; `seed`: the benchmark calendar of `--seed-events`
+//!   (and of the admin API's seed).
+//! - `bench` (hidden): a seeded site and request/rendering hooks for `cargo bench`.
 //!
 //! Around the interface, for client developers (`devtools` ties them into the pipeline):
 //! - `state`: durable state of `--state`: a journal of applied writes, `fsync`ed before the
@@ -41,6 +43,8 @@ mod admin;
 mod api;
 mod app;
 mod auth;
+#[doc(hidden)]
+pub mod bench;
 mod body;
 pub mod config;
 mod conn;
@@ -58,6 +62,7 @@ mod model;
 mod pages;
 mod reasons;
 mod request_log;
+mod seed;
 mod server;
 mod state;
 mod store;

@@ -44,6 +44,10 @@ struct Cli {
     /// Load a demo calendar: upcoming events with venues, organizers, categories and tags.
     #[arg(long)]
     demo: bool,
+    /// Load N generated events (with venues, organizers, categories and tags) for benchmarks:
+    /// deterministic for a given N and --clock; combines with --demo (loaded after it).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed_events: usize,
     /// Behave as a site without these extensions: geoloc, tickets (comma-separated).
     #[arg(long, value_name = "FEATURES", default_value = "")]
     without: String,
@@ -133,6 +137,7 @@ async fn main() -> ExitCode {
         users,
         clock: cli.clock,
         demo: cli.demo,
+        seed_events: cli.seed_events,
         features,
         limits: Limits {
             header_timeout: cli.header_timeout,

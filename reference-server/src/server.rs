@@ -135,12 +135,19 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     match opening.as_mut().and_then(Opening::take_data) {
         Some(data) => {
             *app.store.write() = data;
-            if app.config.demo {
-                tracing::info!(target: "reference_server::state", "the state file holds the store: --demo is ignored");
+            if app.config.demo || app.config.seed_events > 0 {
+                tracing::info!(
+                    target: "reference_server::state",
+                    "the state file holds the store: --demo and --seed-events are ignored"
+                );
             }
         }
-        None if app.config.demo => crate::demo::load(&app),
-        None => {}
+        None => {
+            if app.config.demo {
+                crate::demo::load(&app);
+            }
+            crate::seed::load(&app, app.config.seed_events);
+        }
     }
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,

@@ -141,6 +141,8 @@ pub struct Data {
     pub day_counts: BTreeMap<(Lang, NaiveDate), [u32; STATUS_COUNT]>,
     /// Listed events longer than `SHORT_EVENT`, by local start: checked one by one.
     pub long_events: BTreeSet<(NaiveDateTime, Id)>,
+    /// Set during [`Data::bulk_load`]: term counts wait for the end of the load.
+    counts_deferred: bool,
     /// Told of every change (the durable state of `--state`); see `WriteHook`.
     hook: Option<Arc<dyn WriteHook>>,
 }
@@ -362,8 +364,23 @@ impl Data {
         }
     }
 
+    /// Runs a bulk load (the seed of `--seed-events`): term counts are recomputed once at the
+    /// end instead of after every event, since each recount walks all of the term's events.
+    pub fn bulk_load<R>(&mut self, load: impl FnOnce(&mut Data) -> R) -> R {
+        self.counts_deferred = true;
+        let result = load(self);
+        self.counts_deferred = false;
+        let terms: Vec<Id> = self.terms.keys().copied().collect();
+        self.recount(&terms);
+        self.changed_in_bulk();
+        result
+    }
+
     /// Recomputes the published-event counts of these terms.
     fn recount(&mut self, terms: &[Id]) {
+        if self.counts_deferred {
+            return;
+        }
         for term in terms {
             let count = self.term_events.get(term).map_or(0, |events| {
                 events.iter().filter(|id| self.events.get(id).is_some_and(|e| e.post.status == Status::Publish)).count()

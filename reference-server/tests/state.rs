@@ -248,7 +248,7 @@ fn crc32(bytes: &[u8]) -> u32 {
 }
 
 #[tokio::test]
-async fn an_admin_reset_is_durable_too() {
+async fn an_admin_reset_and_seed_are_durable_too() {
     let dir = scratch("reset");
     let file = dir.join("calendar.state");
     let srv = start_with(with_state(&file)).await;
@@ -256,6 +256,8 @@ async fn an_admin_reset_is_durable_too() {
     let resp = srv.site_req(Method::POST, "/__admin/reset").json(&json!({"to": "demo"})).send().await;
     let demo_events = resp.expect(200)["store"]["events"].as_u64().unwrap();
     assert!(demo_events > 10);
+    let resp = srv.site_req(Method::POST, "/__admin/seed").json(&json!({"events": 40})).send().await;
+    assert_eq!(resp.expect(200)["store"]["events"].as_u64(), Some(demo_events + 40));
     let created = srv.event("After the reset", 2, json!({})).await;
     let before = srv.server.store_fingerprint();
     srv.server.shutdown().await;

@@ -128,7 +128,8 @@ async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
     durable(tools, answer).await
 }
 
-/// `{"events": N}`: adds N generated events, with the venues, organizers and terms they use.
+/// `{"events": N}`: adds N events of the benchmark calendar (`seed`), with the venues,
+/// organizers and terms they use.
 async fn seed(app: &App, tools: &DevTools, body: Value) -> AdminReply {
     let count = match body_object(body).map(|body| body.get("events").and_then(Value::as_u64)) {
         Ok(Some(count)) if (1..=MAX_SEED).contains(&count) => count as usize,
@@ -143,12 +144,10 @@ async fn seed(app: &App, tools: &DevTools, body: Value) -> AdminReply {
     if let Some(refusal) = read_only(tools) {
         return refusal;
     }
-    let answer = {
-        let mut data = app.store.write();
-        crate::demo::seed(app, &mut data, count);
-        data.changed_in_bulk();
-        json!({"seeded": count, "store": counts(&data)})
-    };
+    // The load runs under the store's write lock, and the durable state records the store
+    // whole at its end (`Data::bulk_load`), so no write can come between.
+    crate::seed::load(app, count);
+    let answer = json!({"seeded": count, "store": counts(&app.store.read())});
     durable(tools, answer).await
 }
 

@@ -1,0 +1,133 @@
+//! Hooks for `cargo bench` (`reference-server/benches/`); not part of the library's API.
+//!
+//! A [`Site`] is a server's state seeded as `--seed-events N` seeds it, without a listener.
+//! [`Site::get`] runs a GET the way the request pipeline does minus HTTP (routing, validation,
+//! the handler's query and rendering, serialization of the body), and the `render_*` methods
+//! time the rendering alone. The internals stay private: benches see byte counts only.
+
+use chrono::{TimeZone, Utc};
+use hyper::HeaderMap;
+use serde_json::Value;
+
+use crate::app::{App, Clock, Ctx};
+use crate::auth::Users;
+use crate::config::{Config, UserSpec};
+use crate::dates::Zone;
+use crate::http::{parse_form, route_for, ApiRequest};
+use crate::interface::Method;
+use crate::model::{Event, Id, Lang};
+use crate::store::{Data, Store};
+use crate::validate::Params;
+use crate::views::View;
+
+const SITE: &str = "http://127.0.0.1:8080";
+
+/// A seeded site, and the targets of the request shapes `scripts/bench.sh` measures.
+pub struct Site {
+    app: App,
+    /// The first event of the default list (reads by ID and slug).
+    pub event_id: Id,
+    pub event_slug: String,
+    /// The category (slug) and venue of the first listed event that has both.
+    pub category_slug: String,
+    pub venue_id: Id,
+    /// Page 100 of 50 of the default list, or its last page when it has fewer.
+    pub deep_page: u64,
+    /// The events of the first page of 50 of the default list, in order (for rendering).
+    page: Vec<Id>,
+}
+
+impl Site {
+    /// A site with the default users and `events` seeded events, its clock at the instant the
+    /// golden corpus starts (so the same count gives the same site).
+    pub fn seeded(events: usize) -> Site {
+        let config = Config { clock: Utc.with_ymd_and_hms(2026, 11, 22, 1, 42, 13).single(), ..Config::ephemeral() };
+        let app = App {
+            users: Users::new(&UserSpec::defaults()),
+            store: Store::new(Data::fresh_site(SITE)),
+            clock: Clock::new(config.clock),
+            site_zone: Zone::parse("UTC").unwrap_or(Zone::Fixed { seconds: 0, label: "UTC+0".into() }),
+            site_url: SITE.to_string(),
+            config,
+        };
+        crate::seed::load(&app, events);
+        let mut site = Site {
+            app,
+            event_id: 0,
+            event_slug: String::new(),
+            category_slug: String::new(),
+            venue_id: 0,
+            deep_page: 1,
+            page: vec![],
+        };
+        let first_page = site.answer("/events?per_page=50");
+        let listed = first_page["events"].as_array().cloned().unwrap_or_default();
+        site.deep_page = first_page["total_pages"].as_u64().unwrap_or(1).clamp(1, 100);
+        site.page = listed.iter().filter_map(|event| event["id"].as_u64()).collect();
+        if let Some(first) = listed.first() {
+            site.event_id = first["id"].as_u64().unwrap_or(0);
+            site.event_slug = first["slug"].as_str().unwrap_or("").to_string();
+        }
+        if let Some(linked) = listed.iter().find(|e| e["venue"]["id"].is_u64() && e["categories"][0].is_object()) {
+            site.venue_id = linked["venue"]["id"].as_u64().unwrap_or(0);
+            site.category_slug = linked["categories"][0]["slug"].as_str().unwrap_or("").to_string();
+        }
+        site
+    }
+
+    fn ctx(&self, lang: Lang) -> Ctx<'_> {
+        Ctx {
+            app: &self.app,
+            user: None,
+            lang,
+            api_base: format!("{}{}/{}", self.app.site_url, self.app.config.root, self.app.config.namespace),
+            now: self.app.clock.now(),
+        }
+    }
+
+    /// The body of an anonymous GET of `path_and_query`, relative to the namespace
+    /// (`/events?page=2`); errors are answered as their envelope.
+    fn answer(&self, path_and_query: &str) -> Value {
+        let (path, query) = path_and_query.split_once('?').unwrap_or((path_and_query, ""));
+        let query: Params = parse_form(query);
+        let Some((route, var)) = route_for(path) else { return Value::Null };
+        let request =
+            ApiRequest { method: Method::Get, route, var, query, body: Params::new(), headers: HeaderMap::new() };
+        let lang = request.params().get(&self.app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
+        let ctx = self.ctx(lang.unwrap_or_default());
+        match crate::api::dispatch(&ctx, &request) {
+            Ok(reply) => reply.body,
+            Err(error) => error.to_json(),
+        }
+    }
+
+    /// Runs a GET as [`Site::answer`] does and serializes the body: the length of the body.
+    pub fn get(&self, path_and_query: &str) -> usize {
+        serde_json::to_vec(&self.answer(path_and_query)).map_or(0, |bytes| bytes.len())
+    }
+
+    /// The number of events the site holds.
+    pub fn events(&self) -> usize {
+        self.app.store.read().events.len()
+    }
+
+    /// Renders and serializes the event of a single read (with `json_ld`): the body length.
+    pub fn render_event(&self, id: Id) -> usize {
+        let data = self.app.store.read();
+        let Some(event) = data.events.get(&id) else { return 0 };
+        let ctx = self.ctx(event.post.lang);
+        let view = View { ctx: &ctx, data: &data, single: true };
+        serde_json::to_vec(&view.event(event, false)).map_or(0, |bytes| bytes.len())
+    }
+
+    /// Renders and serializes the first `count` events of the default list as a list page
+    /// shows them (at most 50): the body length.
+    pub fn render_page(&self, count: usize) -> usize {
+        let data = self.app.store.read();
+        let ctx = self.ctx(Lang::En);
+        let view = View { ctx: &ctx, data: &data, single: false };
+        let events: Vec<&Event> = self.page.iter().take(count).filter_map(|id| data.events.get(id)).collect();
+        let rendered: Vec<Value> = events.iter().map(|event| view.event(event, false)).collect();
+        serde_json::to_vec(&rendered).map_or(0, |bytes| bytes.len())
+    }
+}
