@@ -541,3 +541,48 @@ impl Compactor {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log whose file cannot be written (`/dev/full` answers every write with "no space").
+    fn failing_log() -> (Arc<Log>, std::thread::JoinHandle<()>) {
+        let file = OpenOptions::new().append(true).open("/dev/full").expect("/dev/full");
+        let (tx, rx) = mpsc::channel();
+        let (durable, _) = watch::channel(Durable::default());
+        let log = Arc::new(Log {
+            tx: Mutex::new(tx),
+            assigned: AtomicU64::new(0),
+            durable,
+            stats: Mutex::new(Stats::default()),
+        });
+        let (trigger, _triggered) = mpsc::channel();
+        let writer = Writer {
+            file,
+            path: PathBuf::from("/dev/full"),
+            log: log.clone(),
+            retained: Vec::new(),
+            trigger,
+            compacting: false,
+            compact_bytes: u64::MAX,
+        };
+        (log, std::thread::spawn(move || writer.run(rx)))
+    }
+
+    #[tokio::test]
+    async fn a_write_that_cannot_reach_the_disk_is_never_acknowledged() {
+        let (log, writer) = failing_log();
+        let state = State { path: PathBuf::from("/dev/full"), log: log.clone(), threads: Mutex::new(vec![writer]) };
+        assert!(state.settled().await.is_ok(), "nothing pending");
+        log.replaced(&Data::default());
+        let failure = state.settled().await.expect_err("the write failed");
+        assert!(failure.contains("cannot write the state file"), "{failure}");
+        assert!(state.failure().is_some());
+        assert_eq!(state.describe()["durable"], 0);
+        // Later writes are not acknowledged either.
+        log.replaced(&Data::default());
+        assert!(state.settled().await.is_err());
+        state.close();
+    }
+}
