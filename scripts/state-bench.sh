@@ -35,7 +35,7 @@ local prefix = tostring(math.random(1, 1000000000))
 request = function()
   counter = counter + 1
   local body = string.format(
-    '{"title":"Bench %s %d","start_date":"2026-12-01 10:00:00","end_date":"2026-12-01 12:00:00","categories":[2]}',
+    '{"title":"Bench %s %d","start_date":"2026-12-01 10:00:00","end_date":"2026-12-01 12:00:00"}',
     prefix, counter)
   return wrk.format(nil, "/wp-json/calendar/events/v1/events", nil, body)
 end

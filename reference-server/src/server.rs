@@ -311,9 +311,12 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let fault = plan.mark();
     let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
     let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
-    let seen =
-        Seen { time, started, method: &effective, uri: &uri, query: &query, user: note.user, fault: fault.clone() };
-    devtools::record(&tools.journal, &prefix, seen, status, refusal);
+    // Only `--admin` can read the journal: without it, other users' traffic is not kept.
+    if tools.admin {
+        let seen =
+            Seen { time, started, method: &effective, uri: &uri, query: &query, user: note.user, fault: fault.clone() };
+        devtools::record(&tools.journal, &prefix, seen, status, refusal);
+    }
     log(&method, &uri, status, started, fault.as_deref());
     let response = outcome?;
     Ok(match plan.slow {
