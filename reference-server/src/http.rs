@@ -47,15 +47,24 @@ pub struct Reply {
     pub status: u16,
     pub body: Value,
     pub headers: Vec<(&'static str, String)>,
+    /// For an error: its code and why, for the request journal (not sent).
+    pub refusal: Option<Refusal>,
+}
+
+/// Why a request was refused, carried to the request journal in the response's extensions.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub reason: String,
 }
 
 impl Reply {
     pub fn ok(body: Value) -> Reply {
-        Reply { status: 200, body, headers: Vec::new() }
+        Reply { status: 200, body, headers: Vec::new(), refusal: None }
     }
 
     pub fn created(body: Value) -> Reply {
-        Reply { status: 201, body, headers: Vec::new() }
+        Reply { status: 201, body, headers: Vec::new(), refusal: None }
     }
 
     pub fn header(mut self, name: &'static str, value: String) -> Reply {
@@ -66,7 +75,8 @@ impl Reply {
 
 impl From<ApiError> for Reply {
     fn from(error: ApiError) -> Reply {
-        Reply { status: error.status, body: error.to_json(), headers: Vec::new() }
+        let refusal = Refusal { code: error.code, reason: error.reason_in_words() };
+        Reply { status: error.status, body: error.to_json(), headers: Vec::new(), refusal: Some(refusal) }
     }
 }
 
@@ -378,6 +388,9 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
         headers.insert("access-control-allow-credentials", HeaderValue::from_static("true"));
     }
     headers.insert("vary", HeaderValue::from_static("Origin"));
+    if let Some(refusal) = reply.refusal {
+        response.extensions_mut().insert(refusal);
+    }
     response
 }
 

@@ -5,6 +5,7 @@
 //! filter has to scan every event.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use chrono::{NaiveDate, NaiveDateTime};
 use parking_lot::RwLock;
@@ -142,6 +143,8 @@ pub struct Data {
     pub long_events: BTreeSet<(NaiveDateTime, Id)>,
     /// Set during [`Data::bulk_load`]: term counts wait for the end of the load.
     counts_deferred: bool,
+    /// Told of every change (the durable state of `--state`); see `WriteHook`.
+    hook: Option<Arc<dyn WriteHook>>,
 }
 
 impl Data {
@@ -195,6 +198,9 @@ impl Data {
 
     /// Applies a planned write. Linked items go in before the events that link to them.
     pub fn apply(&mut self, changes: Changes) {
+        if let Some(hook) = &self.hook {
+            hook.applied(&changes);
+        }
         self.next_post_id = self.next_post_id.max(changes.ids.post);
         self.next_term_id = self.next_term_id.max(changes.ids.term);
         for image in changes.images {
@@ -366,6 +372,7 @@ impl Data {
         self.counts_deferred = false;
         let terms: Vec<Id> = self.terms.keys().copied().collect();
         self.recount(&terms);
+        self.changed_in_bulk();
         result
     }
 
@@ -487,6 +494,76 @@ impl Data {
         slugs.sort_unstable();
         slugs.hash(&mut hasher);
         hasher.finish()
+    }
+}
+
+// ----- durable state -----
+
+/// Told of every change to the store, under its write lock and before the change is applied,
+/// so changes reach it in the order they are applied. `--state` records them (see `state`).
+/// A hook cannot refuse a change: a plan is checked before it is applied.
+pub trait WriteHook: Send + Sync {
+    /// A planned write, about to be applied.
+    fn applied(&self, changes: &Changes);
+    /// The store was changed outside `apply` (replaced, or bulk-loaded): `data` is all of it.
+    fn replaced(&self, data: &Data);
+}
+
+impl IdReserve {
+    /// A reserve whose last given post and term IDs are these.
+    pub fn at(post: Id, term: Id) -> IdReserve {
+        IdReserve { post, term }
+    }
+
+    /// The last post and term IDs given out.
+    pub fn last(&self) -> (Id, Id) {
+        (self.post, self.term)
+    }
+}
+
+impl Data {
+    pub fn set_hook(&mut self, hook: Option<Arc<dyn WriteHook>>) {
+        self.hook = hook;
+    }
+
+    /// Replaces everything the store holds (an admin reset), keeping the hook, which is told.
+    pub fn replace_with(&mut self, fresh: Data) {
+        let hook = self.hook.take();
+        *self = fresh;
+        if let Some(hook) = &hook {
+            hook.replaced(self);
+        }
+        self.hook = hook;
+    }
+
+    /// Tells the hook that the store changed outside `apply` (a bulk load).
+    pub fn changed_in_bulk(&self) {
+        if let Some(hook) = &self.hook {
+            hook.replaced(self);
+        }
+    }
+
+    /// The last post and term IDs given out.
+    pub fn counters(&self) -> (Id, Id) {
+        (self.next_post_id, self.next_term_id)
+    }
+
+    /// The site's posts that are not part of the calendar (pages), which no record carries.
+    pub fn pages(&self) -> Vec<Id> {
+        let mut pages: Vec<Id> =
+            self.kinds.iter().filter(|(_, kind)| **kind == PostKind::Page).map(|(id, _)| *id).collect();
+        pages.sort_unstable();
+        pages
+    }
+
+    /// A store with these pages and records, the counters at `records.ids`.
+    pub fn restore(pages: &[Id], records: Changes) -> Data {
+        let mut data = Data::default();
+        for id in pages {
+            data.kinds.insert(*id, PostKind::Page);
+        }
+        data.apply(records);
+        data
     }
 }
 
