@@ -516,7 +516,7 @@ fn reset(command: Option<&str>) -> Result<(), String> {
         Err(format!(
             "the reset command {command:?} failed ({}): {}",
             output.status,
-            runner::excerpt(&String::from_utf8_lossy(&output.stderr))
+            crate::show::excerpt(&String::from_utf8_lossy(&output.stderr))
         ))
     }
 }

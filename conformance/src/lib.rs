@@ -4,7 +4,9 @@
 //! # Layout
 //! - [`yaml`]: the located value tree `serde_yaml_ng` reads case files into (node ids that
 //!   let the loader put `file:line:column` on any error).
-//! - [`template`]: `{{...}}` parsing and evaluation: variables, built-ins, dates, filters.
+//! - [`show`]: short renderings of values and texts for messages (compact JSON, excerpts).
+//! - [`template`]: the `{{...}}` syntax: variables, built-ins, dates, filters.
+//! - [`env`]: evaluating templates and nodes against a running case's variables.
 //! - [`pattern`]: turns expectation nodes into patterns (matchers included) and checks them.
 //! - [`matcher`]: compares a pattern with a value, listing each mismatch with its JSON path.
 //! - [`model`]: the validated suite (files, cases, steps) the loader produces.
@@ -32,6 +34,7 @@ pub mod app;
 pub mod cli;
 pub mod coverage;
 pub mod credentials;
+pub mod env;
 pub mod expectations;
 pub mod features;
 pub mod ids;
@@ -44,5 +47,6 @@ pub mod preflight;
 pub mod report;
 pub mod runner;
 pub mod schema;
+pub mod show;
 pub mod template;
 pub mod yaml;

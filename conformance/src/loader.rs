@@ -712,8 +712,8 @@ cases:
         assert!(!step.request.query[0].0.template.is_literal());
         assert_eq!(step.expect.paths.len(), 3);
         assert!(step.expect.paths.iter().all(|(p, _)| p.compiled.is_none()), "compiled when run");
-        let mut env = crate::template::Env::new(chrono::Utc::now());
-        env.set("namespace", crate::template::Binding::Data(serde_json::json!("tribe/events/v1")));
+        let mut env = crate::env::Env::new(chrono::Utc::now());
+        env.set("namespace", crate::env::Binding::Data(serde_json::json!("tribe/events/v1")));
         let compiled = step.expect.paths[0].0.resolve(&env).unwrap();
         let body = serde_json::json!({"routes": {"/tribe/events/v1/events": {"methods": ["GET", "POST"]}}});
         assert_eq!(compiled.query(&body).all(), vec![&serde_json::json!(["GET", "POST"])]);
@@ -845,7 +845,7 @@ cases:
         let source = "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /, json: {a: yes, b: on, c: 19:00, d: 2024-01-01, e: True, f: FALSE}}\n";
         let Loaded::File(file) = load_source("x", "x.yaml", source) else { panic!() };
         let Body::Json(node) = &file.cases[0].steps[0].request.body else { panic!() };
-        let value = crate::template::Env::new(chrono::Utc::now()).render_data(node).unwrap();
+        let value = crate::env::Env::new(chrono::Utc::now()).render_data(node).unwrap();
         assert_eq!(
             value,
             serde_json::json!({"a": "yes", "b": "on", "c": "19:00", "d": "2024-01-01", "e": true, "f": false})

@@ -10,6 +10,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::pattern::{describe, to_json, CmpOp, JsonType, Matcher, Pat, UrlPat};
+pub use crate::show::compact;
 
 /// One difference between a pattern and a value.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -23,19 +24,6 @@ pub struct Mismatch {
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{}: expected {}, got {}", self.path, self.expected, self.actual)
-    }
-}
-
-const MAX_SHOWN: usize = 160;
-
-/// Compact JSON, cut to a readable length.
-pub fn compact(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > MAX_SHOWN {
-        let cut: String = text.chars().take(MAX_SHOWN).collect();
-        format!("{cut}…")
-    } else {
-        text
     }
 }
 
@@ -451,8 +439,8 @@ fn overlay(entries: &[(String, Pat)], actual: Option<&Value>, exact: bool) -> Ma
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::env::{Binding, Env};
     use crate::pattern::build;
-    use crate::template::{Binding, Env};
     use crate::yaml::Node;
     use serde_json::json;
 

@@ -8,7 +8,8 @@ use std::fmt;
 
 use serde_json_path::JsonPath;
 
-use crate::template::{Env, Template};
+use crate::env::Env;
+use crate::template::Template;
 use crate::yaml::{Key, Node};
 
 /// How much a case weighs in the verdict.

@@ -7,7 +7,7 @@
 use regex::Regex;
 use serde_json::{Map, Number, Value};
 
-use crate::template::{Env, Resolved};
+use crate::env::{Env, Resolved};
 use crate::yaml::{Key, Node, NodeKind};
 
 /// A pattern ready to be matched.
@@ -452,5 +452,5 @@ fn matcher_json(m: &Matcher) -> (&'static str, Value) {
 
 /// A short description of what a pattern expects.
 pub fn describe(pat: &Pat) -> String {
-    crate::matcher::compact(&to_json(pat))
+    crate::show::compact(&to_json(pat))
 }

@@ -11,11 +11,13 @@ use reqwest::Client;
 use serde_json::Value;
 
 use crate::credentials::WRONG_PASSWORD;
+use crate::env::{Binding, Env, TemplateError};
 use crate::matcher::{compare, expected_view, path_key, Mismatch};
 use crate::model::{Body, Capture, Case, Request, Step, Target};
 use crate::outcome::{CaseReport, Outcome, SentRequest, StepRecord};
 use crate::pattern::{self, Matcher, Pat};
-use crate::template::{Binding, Env, Expr, Template, TemplateError};
+use crate::show::excerpt;
+use crate::template::{Expr, Template};
 use crate::yaml::{Key, Node, NodeKind};
 
 /// The key of request data that is sent under the implementation's language parameter name.
@@ -191,7 +193,7 @@ async fn run_step(step: &Step, label: &str, env: &mut Env, endpoint: &Endpoint, 
             },
             other => {
                 let what = match other {
-                    Some(Binding::Data(v)) => crate::matcher::compact(v),
+                    Some(Binding::Data(v)) => crate::show::compact(v),
                     _ => "nothing".into(),
                 };
                 return vec![StepRecord {
@@ -581,17 +583,6 @@ async fn run_once(
     }
     record.mismatches = mismatches;
     (record, captured)
-}
-
-/// The start of a long text, for messages.
-pub fn excerpt(text: &str) -> String {
-    const MAX: usize = 200;
-    let flat = text.trim();
-    if flat.chars().count() > MAX {
-        format!("{}…", flat.chars().take(MAX).collect::<String>())
-    } else {
-        flat.to_string()
-    }
 }
 
 /// A client for running cases: never follows redirects.

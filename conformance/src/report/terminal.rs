@@ -6,7 +6,7 @@ use serde_json::Value;
 use similar::TextDiff;
 
 use crate::outcome::{CaseReport, Outcome, SentRequest, StepRecord};
-use crate::runner::excerpt;
+use crate::show::excerpt;
 
 /// Longest diff shown, in lines; the rest is cut.
 const MAX_DIFF_LINES: usize = 60;
