@@ -28,8 +28,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use reference_server::interface::{self, Method, Op, Resource, Route, ERRORS, ROUTES};
 
 use crate::model::{Body, CaseFile, Request, Step, Target};
+use crate::node::{Key, Node, NodeKind};
 use crate::template::{Part, Template};
-use crate::yaml::{Key, Node, NodeKind};
 
 /// The name cases give the language parameter (the runner renames it to `--language-param`).
 pub const LANGUAGE_KEY: &str = crate::template::DEFAULT_LANGUAGE_PARAM;

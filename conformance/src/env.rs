@@ -11,8 +11,8 @@ use std::fmt;
 use chrono::{DateTime, Duration, Months, Utc};
 use serde_json::{Number, Value};
 
+use crate::node::{Key, Node, NodeKind};
 use crate::template::{Access, DateArg, Expr, Filter, Head, Part, Template, Unit};
-use crate::yaml::{Key, Node, NodeKind};
 
 /// Applies an offset and optional time to `now`; months and years clamp to the month's end.
 pub fn apply_date_arg(now: DateTime<Utc>, arg: &DateArg) -> Result<DateTime<Utc>, TemplateError> {
@@ -347,7 +347,7 @@ mod tests {
     #[test]
     fn pattern_bindings_are_rendered_as_data_when_needed() {
         let mut env = env();
-        let node: Node = serde_yaml_ng::from_str(r#"{a: [1, "{{id}}"]}"#).unwrap();
+        let node = Node::parse_str(r#"{a: [1, "{{id}}"]}"#);
         env.set("pat", Binding::Pattern(node));
         let value = env.render_template(&Template::parse("{{pat}}").unwrap()).unwrap();
         assert_eq!(value, json!({"a": [1, 42]}));
@@ -358,7 +358,7 @@ mod tests {
     #[test]
     fn self_reference_is_an_error_not_a_stack_overflow() {
         let mut env = env();
-        let node: Node = serde_yaml_ng::from_str(r#""{{loop}}""#).unwrap();
+        let node = Node::parse_str(r#""{{loop}}""#);
         env.set("loop", Binding::Pattern(node));
         let err = env.render_template(&Template::parse("{{loop}}").unwrap()).unwrap_err();
         assert!(err.0.contains("loop"));

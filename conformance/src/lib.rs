@@ -2,8 +2,9 @@
 //! The conformance runner of the events-calendar REST interface.
 //!
 //! # Layout
-//! - [`yaml`]: the located value tree `serde_yaml_ng` reads case files into (node ids that
-//!   let the loader put `file:line:column` on any error).
+//! - [`yaml`]: reads a case file's YAML once into a tree whose values know their line and
+//!   column (bounded in depth and size).
+//! - [`node`]: the values of a case file with their templates parsed (request data, patterns).
 //! - [`show`]: short renderings of values and texts for messages (compact JSON, excerpts).
 //! - [`template`]: the `{{...}}` syntax: variables, built-ins, dates, filters.
 //! - [`env`]: evaluating templates and nodes against a running case's variables.
@@ -41,6 +42,7 @@ pub mod ids;
 pub mod loader;
 pub mod matcher;
 pub mod model;
+pub mod node;
 pub mod outcome;
 pub mod pattern;
 pub mod preflight;

@@ -440,12 +440,12 @@ fn overlay(entries: &[(String, Pat)], actual: Option<&Value>, exact: bool) -> Ma
 mod tests {
     use super::*;
     use crate::env::{Binding, Env};
+    use crate::node::Node;
     use crate::pattern::build;
-    use crate::yaml::Node;
     use serde_json::json;
 
     fn pat(yaml: &str) -> Pat {
-        let node: Node = serde_yaml_ng::from_str(yaml).unwrap();
+        let node = Node::parse_str(yaml);
         crate::pattern::check(&node).unwrap();
         let mut env = Env::new(chrono::Utc::now());
         env.set("ev", Binding::Data(json!({"id": 5, "$weird": 1})));
@@ -601,7 +601,7 @@ mod tests {
     #[test]
     fn load_checks() {
         let bad = |yaml: &str| {
-            let node: Node = serde_yaml_ng::from_str(yaml).unwrap();
+            let node = Node::parse_str(yaml);
             crate::pattern::check(&node).unwrap_err().message
         };
         assert!(bad("{$type: integer, id: 1}").contains("mixes"));

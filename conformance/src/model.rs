@@ -9,8 +9,8 @@ use std::fmt;
 use serde_json_path::JsonPath;
 
 use crate::env::Env;
+use crate::node::{Key, Node};
 use crate::template::Template;
-use crate::yaml::{Key, Node};
 
 /// How much a case weighs in the verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]

@@ -14,11 +14,11 @@ use crate::credentials::WRONG_PASSWORD;
 use crate::env::{Binding, Env, TemplateError};
 use crate::matcher::{compare, expected_view, path_key, Mismatch};
 use crate::model::{Body, Capture, Case, Request, Step, Target};
+use crate::node::{Key, Node, NodeKind};
 use crate::outcome::{CaseReport, Outcome, SentRequest, StepRecord};
 use crate::pattern::{self, Matcher, Pat};
 use crate::show::excerpt;
 use crate::template::{Expr, Template};
-use crate::yaml::{Key, Node, NodeKind};
 
 /// The key of request data that is sent under the implementation's language parameter name.
 pub const LANGUAGE_KEY: &str = crate::template::DEFAULT_LANGUAGE_PARAM;
