@@ -38,6 +38,7 @@ pub mod credentials;
 pub mod env;
 pub mod expectations;
 pub mod features;
+pub mod harness;
 pub mod ids;
 pub mod loader;
 pub mod matcher;

@@ -1,26 +1,29 @@
-//! The program: reads the options, loads the cases, turns each into a libtest-mimic trial,
-//! runs them (embedded reference servers or an outside implementation), then writes the
-//! summary and the requested reports. Both the binary and the `cargo test` gate call [`run`].
+//! The program: reads the options, loads the cases, turns each into a trial of the
+//! [`harness`](crate::harness), runs them (embedded reference servers or an outside
+//! implementation), then writes the summary, the final line and the requested reports. Both
+//! the binary and the `cargo test` gate call [`run`].
+//!
+//! - [`trial`]: what one case's trial does: skip it, or run it where it runs and report.
+
+mod trial;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Parser;
-use libtest_mimic::{Completion, Failed, Trial};
 use reqwest::Client;
 
 use crate::cli::Cli;
-use crate::features::Place;
+use crate::harness::{self, Trial, Verdict};
 use crate::ids::Ids;
-use crate::model::{Case, FileError, Loaded};
-use crate::outcome::{CaseReport, Outcome, StepRecord};
+use crate::model::{FileError, Loaded};
+use crate::outcome::{CaseReport, Outcome};
 use crate::report;
-use crate::runner::{self, CaseContext, Endpoint};
+use crate::runner::{self, Endpoint};
 
 /// Exit status when options or case files are wrong.
 pub const EXIT_USAGE: i32 = 2;
@@ -70,18 +73,14 @@ pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
 /// [`run`], saying what a selection that matches no case means.
 pub fn run_with(args: Vec<OsString>, default_cases: PathBuf, empty: EmptySelection) -> i32 {
     if args.get(1).is_some_and(|a| a == "schema") {
-        print!("{}", crate::schema::text());
-        return 0;
+        return run_schema(&args[2..]);
     }
     if args.get(1).is_some_and(|a| a == "coverage") {
         return run_coverage(&args[2..], default_cases);
     }
     let cli = match crate::cli::parse(&args) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { EXIT_USAGE } else { 0 };
-        }
+        Err(e) => return clap_exit(&e),
     };
     match run_cli(cli, default_cases, empty) {
         Ok(code) => code,
@@ -92,19 +91,33 @@ pub fn run_with(args: Vec<OsString>, default_cases: PathBuf, empty: EmptySelecti
     }
 }
 
-fn color_wanted(cli: &Cli) -> bool {
-    use libtest_mimic::ColorSetting;
-    match cli.libtest.color {
-        Some(ColorSetting::Always) => true,
-        Some(ColorSetting::Never) => false,
-        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+/// Prints a clap error (or the help or version it stands for) and gives the exit status.
+fn clap_exit(e: &clap::Error) -> i32 {
+    if e.kind() == clap::error::ErrorKind::DisplayVersion {
+        println!("{}", e.to_string().trim_end());
+        return 0;
+    }
+    let _ = e.print();
+    if e.use_stderr() {
+        EXIT_USAGE
+    } else {
+        0
+    }
+}
+
+/// `conformance schema [--help]`.
+fn run_schema(args: &[OsString]) -> i32 {
+    let args = std::iter::once(OsString::from("conformance schema")).chain(args.iter().cloned());
+    match crate::cli::SchemaCli::try_parse_from(args) {
+        Ok(_) => {
+            print!("{}", crate::schema::text());
+            0
+        }
+        Err(e) => clap_exit(&e),
     }
 }
 
 fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i32, String> {
-    if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
-        return Err("--timeout must be a positive number of seconds".into());
-    }
     let (dir, loaded) = load_cases(cli.cases.clone(), default_cases)?;
     let loaded_cases = count_cases(&dir, &loaded)?;
     let (expectations, expectations_file) = match &cli.expectations {
@@ -140,12 +153,13 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         expectations,
         expectations_file,
         without,
-        color: color_wanted(&cli),
+        color: cli.harness.color.wanted(std::io::stdout().is_terminal()),
         store: RwLock::new(()),
         reports: Mutex::new(Vec::new()),
     });
 
     let mut trials = Vec::new();
+    let mut filtered_out = 0;
     let mut known_names = BTreeSet::new();
     // The roles selected cases need and --auth did not give, and how many cases that skips.
     let mut lacking: BTreeSet<&'static str> = BTreeSet::new();
@@ -154,7 +168,11 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         match item {
             Loaded::Error(error) => {
                 known_names.insert(error.name.clone());
-                trials.push(file_error_trial(shared.clone(), error));
+                if cli.harness.is_filtered_out(&error.name) {
+                    filtered_out += 1;
+                } else {
+                    trials.push(file_error_trial(shared.clone(), error));
+                }
             }
             Loaded::File(file) => {
                 for case in file.cases {
@@ -162,21 +180,18 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
                         continue;
                     }
                     known_names.insert(case.name.clone());
-                    let skip = skip(&shared, &case);
-                    let shared = shared.clone();
-                    let name = case.name.clone();
-                    let level = case.level;
-                    let roles = match &skip {
-                        Some(Skip::Credentials(roles)) => roles.clone(),
-                        _ => Vec::new(),
-                    };
-                    let trial =
-                        Trial::ignorable_test(name, move || run_trial(&shared, case, skip)).with_kind(level.name());
-                    if !roles.is_empty() && !cli.libtest.is_filtered_out(&trial) {
-                        lacking.extend(roles);
+                    if cli.harness.is_filtered_out(&case.name) {
+                        filtered_out += 1;
+                        continue;
+                    }
+                    let skip = trial::skip(&shared, &case);
+                    if let Some(trial::Skip::Credentials(roles)) = &skip {
+                        lacking.extend(roles.iter().copied());
                         skipped_for_credentials += 1;
                     }
-                    trials.push(trial);
+                    let shared = shared.clone();
+                    let (name, level) = (case.name.clone(), case.level);
+                    trials.push(Trial::new(name, level.name(), move || trial::run(&shared, case, skip)));
                 }
             }
         }
@@ -185,31 +200,39 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
     }
 
-    let selected = trials.iter().filter(|t| !cli.libtest.is_filtered_out(t)).count();
-    if selected == 0 && empty == EmptySelection::Error {
+    if trials.is_empty() && empty == EmptySelection::Error {
         return Err(format!(
             "{} matches none of the {loaded_cases} cases in {}: nothing to run",
             cli.selection_text(),
             dir.display()
         ));
     }
-    // One look at the outside server before any case: a wrong address or a server that is down
-    // would otherwise fail every case one by one.
-    if let (Mode::Outside { endpoint, .. }, false) = (&shared.mode, cli.libtest.list) {
-        shared.runtime.block_on(crate::preflight::check(&shared.client, endpoint))?;
-    }
-    if skipped_for_credentials > 0 && !cli.libtest.list {
-        eprintln!("{}", crate::credentials::note(&lacking, skipped_for_credentials));
-    }
-    let conclusion = libtest_mimic::run(&cli.libtest, trials);
-    if cli.libtest.list {
+    let format = cli.harness.format();
+    if cli.harness.list {
+        let names: Vec<&str> = trials.iter().map(|t| t.name.as_str()).collect();
+        harness::list(&names, format, &mut std::io::stdout());
         return Ok(0);
     }
+    // One look at the outside server before any case: a wrong address or a server that is down
+    // would otherwise fail every case one by one.
+    if let Mode::Outside { endpoint, .. } = &shared.mode {
+        shared.runtime.block_on(crate::preflight::check(&shared.client, endpoint))?;
+    }
+    if skipped_for_credentials > 0 {
+        eprintln!("{}", crate::credentials::note(&lacking, skipped_for_credentials));
+    }
+    let threads = cli
+        .harness
+        .test_threads
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1));
+    let options = harness::Options { format, color: shared.color, threads, width: harness::terminal_width() };
+    let conclusion = harness::run(&options, trials, filtered_out);
     let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
     reports.sort_by(|a, b| a.name.cmp(&b.name));
     let tally = report::summary::Tally::of(&reports);
-    let summary = report::summary::render(&tally);
-    if matches!(cli.libtest.format, Some(libtest_mimic::FormatSetting::Json)) {
+    let summary = report::summary::render(&tally, &shared.expectations_file);
+    if format == harness::Format::Json {
         // Keep stdout a clean stream of libtest's JSON events.
         eprint!("{summary}");
     } else {
@@ -223,12 +246,10 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         let doc = report::json::render(&shared.run_id, &reports);
         write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default())?;
     }
-    Ok(if tally.file_errors > 0 {
-        EXIT_USAGE
-    } else if conclusion.has_failed() {
-        101
-    } else {
-        0
+    // The tally decides; a trial that failed without a report (a panic) still fails the run.
+    Ok(match tally.exit_status() {
+        0 if conclusion.failed > 0 => 101,
+        code => code,
     })
 }
 
@@ -289,7 +310,7 @@ fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
 /// The failed test that stands for a file that could not be loaded.
 fn file_error_trial(shared: Arc<Shared>, error: FileError) -> Trial {
     let name = error.name.clone();
-    Trial::test(name, move || {
+    Trial::new(name, "", move || {
         let message = error.to_string();
         record(
             &shared,
@@ -306,7 +327,7 @@ fn file_error_trial(shared: Arc<Shared>, error: FileError) -> Trial {
                 expected_failure: false,
             },
         );
-        Err(Failed::from(format!("this case file could not be loaded:\n{message}")))
+        Verdict::Failed(format!("this case file could not be loaded:\n{message}"))
     })
 }
 
@@ -331,10 +352,7 @@ fn run_coverage(args: &[OsString], default_cases: PathBuf) -> i32 {
         std::iter::once(OsString::from("conformance coverage")).chain(args.iter().cloned()),
     ) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { EXIT_USAGE } else { 0 };
-        }
+        Err(e) => return clap_exit(&e),
     };
     let (dir, loaded) = match load_cases(cli.cases.clone(), default_cases) {
         Ok(loaded) => loaded,
@@ -363,11 +381,7 @@ fn run_coverage(args: &[OsString], default_cases: PathBuf) -> i32 {
         language_param: cli.language_param.clone(),
     };
     let coverage = crate::coverage::compute(&files, &options);
-    let color = match cli.color.as_str() {
-        "always" => true,
-        "never" => false,
-        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
+    let color = cli.color.wanted(std::io::stdout().is_terminal());
     print!("{}", report::coverage::render(&coverage, &dir.display().to_string(), color));
     if let Some(path) = &cli.json {
         let doc = report::coverage::json(&coverage);
@@ -387,178 +401,4 @@ fn record(shared: &Shared, report: CaseReport) {
     if let Ok(mut reports) = shared.reports.lock() {
         reports.push(report);
     }
-}
-
-/// Why a case does not run here.
-enum Skip {
-    /// A feature it requires is absent (or present when it requires its absence).
-    Feature(String),
-    /// Against an outside server, no credentials for these roles.
-    Credentials(Vec<&'static str>),
-}
-
-impl Skip {
-    fn reason(&self) -> String {
-        match self {
-            Skip::Feature(reason) => reason.clone(),
-            Skip::Credentials(roles) => crate::credentials::skip_reason(roles),
-        }
-    }
-}
-
-/// Why a case cannot run here, if it cannot; decided before anything of it is sent.
-fn skip(shared: &Shared, case: &Case) -> Option<Skip> {
-    let place = match &shared.mode {
-        Mode::Embedded { .. } => Place::Embedded { without: &shared.without },
-        Mode::Outside { reset_command, .. } => {
-            Place::Outside { without: &shared.without, reset_command: reset_command.is_some() }
-        }
-    };
-    if let Some(reason) = crate::features::unavailable(&case.requires, place) {
-        return Some(Skip::Feature(reason));
-    }
-    // The embedded server has a user of every role.
-    if let Mode::Outside { endpoint, .. } = &shared.mode {
-        let missing = crate::credentials::missing(case, |role| endpoint.credentials.contains_key(role));
-        if !missing.is_empty() {
-            return Some(Skip::Credentials(missing));
-        }
-    }
-    None
-}
-
-fn skipped_report(case: &Case, reason: &str) -> CaseReport {
-    CaseReport {
-        name: case.name.clone(),
-        file: case.file.clone(),
-        level: Some(case.level),
-        spec: case.spec.clone(),
-        tags: case.tags.clone(),
-        outcome: Outcome::Skipped(reason.to_string()),
-        duration: Duration::ZERO,
-        steps: Vec::new(),
-        cleanup: Vec::new(),
-        expected_failure: false,
-    }
-}
-
-fn run_trial(shared: &Shared, case: Case, skip: Option<Skip>) -> Result<Completion, Failed> {
-    if let Some(skip) = skip {
-        let reason = skip.reason();
-        record(shared, skipped_report(&case, &reason));
-        return Ok(Completion::ignored_with(reason));
-    }
-    let ctx = CaseContext {
-        run_id: shared.run_id.clone(),
-        case_id: shared.case_ids.get(&case.name).cloned().unwrap_or_else(|| "c0000000000".into()),
-    };
-    let mut report = match &shared.mode {
-        Mode::Embedded { namespace, language_param, without } => {
-            let mut without = without.clone();
-            without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
-            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, namespace, language_param, &without))
-        }
-        Mode::Outside { endpoint, reset_command } => {
-            let fresh = case.requires.iter().any(|r| r == "fresh-store");
-            if fresh {
-                let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
-                match reset(reset_command.as_deref()) {
-                    Ok(()) => shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx)),
-                    Err(e) => error_report(&case, e),
-                }
-            } else {
-                let _guard = shared.store.read().unwrap_or_else(|e| e.into_inner());
-                shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx))
-            }
-        }
-    };
-    report.expected_failure = shared.expectations.contains(&case.name);
-    let message = report::terminal::failure_message(&report, shared.color);
-    let warning = report::terminal::cleanup_warning(&report);
-    let outcome = report.outcome.clone();
-    let expected = report.expected_failure;
-    record(shared, report);
-    match (outcome.is_success(), expected) {
-        (true, false) => {
-            if let Some(warning) = warning {
-                eprintln!("{warning}");
-            }
-            Ok(Completion::Completed)
-        }
-        (true, true) => Err(Failed::from(format!(
-            "unexpected pass: {} is listed in {} as an expected failure, and it passed: remove it from the list",
-            case.name, shared.expectations_file
-        ))),
-        (false, true) => Ok(Completion::Completed),
-        (false, false) => Err(Failed::from(message)),
-    }
-}
-
-fn error_report(case: &Case, message: String) -> CaseReport {
-    let mut report = skipped_report(case, "");
-    report.outcome = Outcome::Error(message.clone());
-    report.steps.push(StepRecord { label: "reset".into(), error: Some(message), ..StepRecord::default() });
-    report
-}
-
-fn reset(command: Option<&str>) -> Result<(), String> {
-    let Some(command) = command else {
-        return Ok(());
-    };
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .output()
-        .map_err(|e| format!("cannot run the reset command {command:?}: {e}"))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the reset command {command:?} failed ({}): {}",
-            output.status,
-            crate::show::excerpt(&String::from_utf8_lossy(&output.stderr))
-        ))
-    }
-}
-
-async fn run_embedded(
-    case: &Case,
-    client: &Client,
-    ctx: &CaseContext,
-    namespace: &str,
-    language_param: &str,
-    without: &[String],
-) -> CaseReport {
-    let started = Instant::now();
-    let mut config = reference_server::Config::ephemeral();
-    config.namespace = namespace.to_string();
-    config.language_param = language_param.to_string();
-    for feature in without {
-        match feature.as_str() {
-            "geoloc" => config.features.geoloc = false,
-            "tickets" => config.features.tickets = false,
-            _ => {}
-        }
-    }
-    let server = match reference_server::serve(config).await {
-        Ok(server) => server,
-        Err(e) => {
-            let mut report = error_report(case, format!("cannot start the embedded reference server: {e}"));
-            report.duration = started.elapsed();
-            return report;
-        }
-    };
-    let mut credentials = BTreeMap::new();
-    for user in server.users() {
-        credentials.entry(user.role.name().to_string()).or_insert((user.name.clone(), user.password.clone()));
-    }
-    let endpoint = Endpoint {
-        base_url: server.base_url().trim_end_matches('/').to_string(),
-        namespace: namespace.to_string(),
-        language_param: language_param.to_string(),
-        credentials,
-    };
-    let report = runner::run_case(case, &endpoint, client, ctx).await;
-    server.shutdown().await;
-    report
 }
