@@ -291,6 +291,11 @@ fn family_name(resource: Resource) -> &'static str {
 
 /// Computes the coverage of the interface by `files`.
 pub fn compute(files: &[CaseFile], options: &Options) -> Coverage {
+    compute_refs(&files.iter().collect::<Vec<_>>(), options)
+}
+
+/// [`compute`] over borrowed files.
+pub fn compute_refs(files: &[&CaseFile], options: &Options) -> Coverage {
     let mut coverage = Coverage::empty(options);
     coverage.files = files.len();
     for file in files {
@@ -621,6 +626,7 @@ mod tests {
 
     fn url(text: &str) -> Option<(Resource, RouteTarget)> {
         let request = Request {
+            at: crate::yaml::Pos::NONE,
             method: "GET".into(),
             target: Target::Url(Template::parse(text).unwrap()),
             lang: None,

@@ -73,14 +73,21 @@ pub struct Env {
     vars: BTreeMap<String, Binding>,
     now: DateTime<Utc>,
     depth: Cell<usize>,
+    /// Bytes the templates of the current step produced so far (see [`MAX_EXPANSION`]).
+    produced: Cell<usize>,
 }
+
+/// The most bytes the templates of one step may produce (a filler, a copied value and each
+/// text they are interpolated into count): a template bomb built from `vars` or from large
+/// captured values stops with an error instead of exhausting memory.
+pub const MAX_EXPANSION: usize = 192 * 1024 * 1024;
 
 const MAX_DEPTH: usize = 32;
 
 impl Env {
     /// An environment whose clock is fixed at `now` for the whole case.
     pub fn new(now: DateTime<Utc>) -> Env {
-        Env { vars: BTreeMap::new(), now, depth: Cell::new(0) }
+        Env { vars: BTreeMap::new(), now, depth: Cell::new(0), produced: Cell::new(0) }
     }
 
     pub fn set(&mut self, name: &str, binding: Binding) {
@@ -97,6 +104,25 @@ impl Env {
 
     pub fn now(&self) -> DateTime<Utc> {
         self.now
+    }
+
+    /// Starts the expansion budget of a new step.
+    pub fn reset_budget(&self) {
+        self.produced.set(0);
+    }
+
+    /// Counts `bytes` more produced; an error past [`MAX_EXPANSION`].
+    fn charge(&self, bytes: usize) -> Result<(), TemplateError> {
+        let total = self.produced.get().saturating_add(bytes);
+        self.produced.set(total);
+        if total > MAX_EXPANSION {
+            return Err(TemplateError(format!(
+                "the templates of this step expand to more than {} MiB: a template that repeats a large value \
+                 (or variables that refer to each other many times) cannot be sent",
+                MAX_EXPANSION / (1024 * 1024)
+            )));
+        }
+        Ok(())
     }
 
     fn enter(&self) -> Result<DepthGuard<'_>, TemplateError> {
@@ -116,7 +142,10 @@ impl Env {
                 Resolved::Data(Value::String(self.now.format("%Y-%m-%d %H:%M:%S").to_string()))
             }
             Head::Var(name) => match self.vars.get(name) {
-                Some(Binding::Data(value)) => Resolved::Data(value.clone()),
+                Some(Binding::Data(value)) => {
+                    self.charge(size_of(value, MAX_EXPANSION))?;
+                    Resolved::Data(value.clone())
+                }
                 Some(Binding::Pattern(node)) => Resolved::Pattern(node),
                 None => {
                     return Err(TemplateError(format!("unknown variable `{name}`")));
@@ -129,7 +158,10 @@ impl Env {
                 Resolved::Data(Value::String(apply_date_arg(self.now, arg)?.format("%Y-%m-%d %H:%M:%S").to_string()))
             }
             Head::Timestamp(arg) => Resolved::Data(Value::Number(apply_date_arg(self.now, arg)?.timestamp().into())),
-            Head::Filler(size) => Resolved::Data(Value::String("x".repeat(*size))),
+            Head::Filler(size) => {
+                self.charge(*size)?;
+                Resolved::Data(Value::String("x".repeat(*size)))
+            }
         };
         for step in &expr.access {
             resolved = match resolved {
@@ -190,7 +222,11 @@ impl Env {
         for part in &template.parts {
             match part {
                 Part::Lit(text) => out.push_str(text),
-                Part::Expr(expr) => out.push_str(&value_text(&self.eval_data(expr)?)),
+                Part::Expr(expr) => {
+                    let text = value_text(&self.eval_data(expr)?);
+                    self.charge(text.len())?;
+                    out.push_str(&text);
+                }
             }
         }
         Ok(out)
@@ -269,6 +305,30 @@ fn apply_filter(filter: Filter, value: Value, expr: &Expr) -> Result<Value, Temp
         Filter::String => Value::String(value_text(&value)),
         Filter::Regex => Value::String(regex::escape(&value_text(&value))),
     })
+}
+
+/// The size of a value as JSON text, roughly, counted up to `limit`.
+fn size_of(value: &Value, limit: usize) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        total = total.saturating_add(match v {
+            Value::String(s) => s.len() + 2,
+            Value::Array(items) => {
+                stack.extend(items);
+                2 + items.len()
+            }
+            Value::Object(map) => {
+                stack.extend(map.values());
+                2 + map.keys().map(|k| k.len() + 4).sum::<usize>()
+            }
+            _ => 8,
+        });
+        if total > limit {
+            break;
+        }
+    }
+    total
 }
 
 /// The text of a value when interpolated into a string.
@@ -362,5 +422,20 @@ mod tests {
         env.set("loop", Binding::Pattern(node));
         let err = env.render_template(&Template::parse("{{loop}}").unwrap()).unwrap_err();
         assert!(err.0.contains("loop"));
+    }
+
+    #[test]
+    fn a_template_bomb_stops_at_the_expansion_budget() {
+        let mut env = env();
+        // Each level doubles: 2^30 copies of 16 bytes.
+        env.set("v0", Binding::Data(json!("0123456789abcdef")));
+        for i in 1..=30 {
+            let node = Node::parse_str(&format!("\"{{{{v{p}}}}}{{{{v{p}}}}}\"", p = i - 1));
+            env.set(&format!("v{i}"), Binding::Pattern(node));
+        }
+        let err = env.render_template(&Template::parse("{{v30}}").unwrap()).unwrap_err();
+        assert!(err.0.contains("expand to more than 192 MiB"), "{err}");
+        env.reset_budget();
+        assert_eq!(env.render_template(&Template::parse("{{v2}}").unwrap()).unwrap().as_str().map(str::len), Some(64));
     }
 }

@@ -10,6 +10,7 @@
 //! - [`env`]: evaluating templates and nodes against a running case's variables.
 //! - [`pattern`]: turns expectation nodes into patterns (matchers included) and checks them.
 //! - [`matcher`]: compares a pattern with a value, listing each mismatch with its JSON path.
+//! - [`diff`]: the bounded diff of a failing `json` expectation.
 //! - [`model`]: the validated suite (files, cases, steps) the loader produces.
 //! - [`loader`]: finds case files, parses and validates them.
 //! - [`outcome`]: what running a case produced (plain data for the reports).
@@ -35,6 +36,7 @@ pub mod app;
 pub mod cli;
 pub mod coverage;
 pub mod credentials;
+pub mod diff;
 pub mod env;
 pub mod expectations;
 pub mod features;

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::pattern::{describe, to_json, CmpOp, JsonType, Matcher, Pat, UrlPat};
 pub use crate::show::compact;
+use crate::yaml::Pos;
 
 /// One difference between a pattern and a value.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -19,6 +20,9 @@ pub struct Mismatch {
     pub path: String,
     pub expected: String,
     pub actual: String,
+    /// Where the expectation stands in the case file (`Pos::NONE` when unknown).
+    #[serde(skip)]
+    pub at: Pos,
 }
 
 impl fmt::Display for Mismatch {
@@ -64,7 +68,7 @@ pub fn matches(pat: &Pat, actual: Option<&Value>) -> bool {
 }
 
 fn push(out: &mut Vec<Mismatch>, path: &str, expected: String, actual: String) {
-    out.push(Mismatch { path: path.to_string(), expected, actual });
+    out.push(Mismatch { path: path.to_string(), expected, actual, at: Pos::NONE });
 }
 
 /// Numbers compare by value (`1` equals `1.0`); everything else by equality.

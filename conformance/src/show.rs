@@ -27,6 +27,18 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// `text` cut to at most `max` bytes, at a character boundary.
+pub fn cut_bytes(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -290,10 +290,11 @@ fn failing_cases_are_reported_with_paths_expected_and_actual() {
     let deep = case(&report, "broken::deep mismatch");
     assert_eq!(deep["outcome"], "failed");
     assert_eq!(deep["level"], "must");
-    assert!(deep["mismatches"]
-        .as_array()
-        .unwrap()
-        .contains(&json!({"path": "$.venue.id", "expected": "12", "actual": "13"})));
+    // Each mismatch names the line of the case file its expectation comes from.
+    let file = cases.join("broken.yaml").display().to_string();
+    let venue = json!({"path": "$.venue.id", "expected": "12", "actual": "13", "location": format!("{file}:10:30")});
+    assert!(deep["mismatches"].as_array().unwrap().contains(&venue), "{}", deep["mismatches"]);
+    assert!(out.contains(&format!("$.venue.id: expected 12, got 13 (at {file}:10:30)")), "{out}");
     let timeout = case(&report, "broken::timeout");
     assert_eq!(timeout["outcome"], "error");
     assert_eq!(case(&report, "broken::cleanup failure does not fail the case")["outcome"], "passed");

@@ -47,6 +47,13 @@ struct Shared {
     expectations_file: String,
     without: Vec<String>,
     color: bool,
+    settings: runner::Settings,
+    secrets: report::secrets::Secrets,
+    /// Keep the bodies of passing cases (`--json-full`).
+    keep_bodies: bool,
+    /// `--repro DIR`.
+    repro: Option<PathBuf>,
+    repro_target: report::repro::Target,
     /// Fresh-store cases take it exclusively against an outside server; others share it.
     store: RwLock<()>,
     reports: Mutex<Vec<CaseReport>>,
@@ -129,6 +136,12 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         crate::credentials::check_given(name)?;
     }
     let mode = mode_of(&cli, &without)?;
+    if cli.keep_data && matches!(mode, Mode::Embedded { .. }) {
+        return Err("--keep-data goes with --base-url: the embedded server of a case stops when the case ends (--repro rebuilds a failing case's data instead)".into());
+    }
+    if let Some(dir) = &cli.repro {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the --repro folder {}: {e}", dir.display()))?;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -144,6 +157,16 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         })
         .collect();
     let case_ids = ids.case_ids(case_names);
+    let secrets = secrets_of(&cli, &mode);
+    let repro_target = match &mode {
+        Mode::Embedded { .. } => report::repro::Target::Embedded,
+        Mode::Outside { endpoint, .. } => report::repro::Target::Outside { base_url: endpoint.base_url.clone() },
+    };
+    let coverage = (cli.html.is_some()).then(|| coverage_of(&loaded, &cli));
+    let doc =
+        if cli.check_doc && !cli.harness.list { Some(Arc::new(fetch_doc(&runtime, &client, &mode)?)) } else { None };
+    let settings =
+        runner::Settings { max_response: cli.max_response_size * 1024 * 1024, keep_data: cli.keep_data, doc };
     let shared = Arc::new(Shared {
         runtime,
         client,
@@ -154,6 +177,11 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         expectations_file,
         without,
         color: cli.harness.color.wanted(std::io::stdout().is_terminal()),
+        settings,
+        secrets,
+        keep_bodies: cli.json_full,
+        repro: cli.repro.clone(),
+        repro_target,
         store: RwLock::new(()),
         reports: Mutex::new(Vec::new()),
     });
@@ -239,17 +267,120 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         println!();
         print!("{summary}");
     }
+    if let Some(doc) = &shared.settings.doc {
+        let line = format!(
+            "/doc: {} answers of documented operations checked against the implementation's document",
+            doc.checked()
+        );
+        if format == harness::Format::Json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+        DOC_CHECKED.store(doc.checked(), std::sync::atomic::Ordering::Relaxed);
+    }
+    let secrets = &shared.secrets;
     if let Some(path) = &cli.junit {
-        write_file(path, &report::junit::render(&reports))?;
+        write_file(path, &report::junit::render(&reports, secrets))?;
     }
     if let Some(path) = &cli.json {
-        let doc = report::json::render(&shared.run_id, &reports);
+        let doc =
+            report::json::render(&shared.run_id, &reports, report::json::Options { secrets, full: cli.json_full });
         write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default())?;
+    }
+    if let Some(path) = &cli.html {
+        let target = match &shared.mode {
+            Mode::Embedded { .. } => "the embedded reference server".to_string(),
+            Mode::Outside { endpoint, .. } => endpoint.base_url.clone(),
+        };
+        let meta = format!(
+            "run {} against {target}, {} ({} cases in {:.1} s)",
+            shared.run_id,
+            chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
+            reports.len(),
+            conclusion.elapsed.as_secs_f64()
+        );
+        let base = std::env::current_dir().map(|d| format!("file://{}/", d.display())).unwrap_or_default();
+        let page = report::html::Page {
+            meta: &meta,
+            expectations_file: &shared.expectations_file,
+            coverage: coverage.as_ref(),
+            file_link_base: &base,
+            secrets,
+        };
+        write_file(path, &report::html::render(&reports, &page))?;
     }
     // The tally decides; a trial that failed without a report (a panic) still fails the run.
     Ok(match tally.exit_status() {
         0 if conclusion.failed > 0 => 101,
         code => code,
+    })
+}
+
+/// How many answers the last run in this process checked against `/doc` (`--check-doc`); the
+/// `cargo test` gate asserts on it.
+pub static DOC_CHECKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The secrets reports mask: every password the run may send.
+fn secrets_of(cli: &Cli, mode: &Mode) -> report::secrets::Secrets {
+    if cli.show_credentials {
+        return report::secrets::Secrets::shown();
+    }
+    match mode {
+        Mode::Outside { endpoint, .. } => {
+            report::secrets::Secrets::of(endpoint.credentials.values().map(|(u, p)| (u.as_str(), p.as_str())))
+        }
+        Mode::Embedded { .. } => {
+            let users = reference_server::UserSpec::defaults();
+            report::secrets::Secrets::of(users.iter().map(|u| (u.name.as_str(), u.password.as_str())))
+        }
+    }
+}
+
+/// The route × method coverage of the loaded files, for the HTML report's matrix.
+fn coverage_of(loaded: &[Loaded], cli: &Cli) -> crate::coverage::Coverage {
+    let files: Vec<&crate::model::CaseFile> = loaded
+        .iter()
+        .filter_map(|l| match l {
+            Loaded::File(f) => Some(f),
+            Loaded::Error(_) => None,
+        })
+        .collect();
+    let options = crate::coverage::Options {
+        namespace: cli.namespace.trim_matches('/').to_string(),
+        language_param: cli.language_param.clone(),
+    };
+    crate::coverage::compute_refs(&files, &options)
+}
+
+/// The implementation's `/doc` (`--check-doc`): from the outside server, or from an embedded
+/// server started for it alone.
+fn fetch_doc(runtime: &tokio::runtime::Runtime, client: &Client, mode: &Mode) -> Result<runner::doc::DocCheck, String> {
+    runtime.block_on(async {
+        let (url, server) = match mode {
+            Mode::Outside { endpoint, .. } => (format!("{}/doc", endpoint.namespace_url()), None),
+            Mode::Embedded { namespace, language_param, .. } => {
+                let mut config = reference_server::Config::ephemeral();
+                config.namespace = namespace.clone();
+                config.language_param = language_param.clone();
+                let server = reference_server::serve(config)
+                    .await
+                    .map_err(|e| format!("--check-doc: cannot start a reference server for its /doc: {e}"))?;
+                (format!("{}/doc", server.api_url().trim_end_matches('/')), Some(server))
+            }
+        };
+        let answer = client.get(&url).send().await.map_err(|e| format!("--check-doc: GET {url}: {e}"));
+        let doc = match answer {
+            Ok(response) if response.status().is_success() => {
+                response.json::<serde_json::Value>().await.map_err(|e| format!("--check-doc: {url} is not JSON: {e}"))
+            }
+            Ok(response) => Err(format!("--check-doc: GET {url} answered {}", response.status())),
+            Err(e) => Err(e),
+        };
+        if let Some(server) = server {
+            server.shutdown().await;
+        }
+        runner::doc::DocCheck::new(doc?).map_err(|e| format!("--check-doc: {url}: {e}"))
     })
 }
 
@@ -325,6 +456,7 @@ fn file_error_trial(shared: Arc<Shared>, error: FileError) -> Trial {
                 steps: Vec::new(),
                 cleanup: Vec::new(),
                 expected_failure: false,
+                server: None,
             },
         );
         Verdict::Failed(format!("this case file could not be loaded:\n{message}"))

@@ -3,18 +3,20 @@
 //! harness's verdict.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use chrono::{DurationRound, SecondsFormat, Utc};
 use reqwest::Client;
 
 use super::{record, Mode, Shared};
 use crate::features::Place;
 use crate::harness::Verdict;
 use crate::model::Case;
-use crate::outcome::{CaseReport, Outcome, StepRecord};
+use crate::outcome::{CaseReport, Outcome, ServerRecord, StepError, StepRecord};
 use crate::report;
-use crate::runner::{self, CaseContext, Endpoint};
+use crate::runner::{self, CaseContext, Endpoint, Settings};
 
 /// Why a case does not run here.
 pub enum Skip {
@@ -66,6 +68,7 @@ fn skipped_report(case: &Case, reason: &str) -> CaseReport {
         steps: Vec::new(),
         cleanup: Vec::new(),
         expected_failure: false,
+        server: None,
     }
 }
 
@@ -78,32 +81,52 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
     let ctx = CaseContext {
         run_id: shared.run_id.clone(),
         case_id: shared.case_ids.get(&case.name).cloned().unwrap_or_else(|| "c0000000000".into()),
+        // Whole seconds: an embedded server's `--clock` is given as written in a repro script.
+        now: Utc::now().duration_trunc(chrono::TimeDelta::seconds(1)).unwrap_or_else(|_| Utc::now()),
     };
+    let settings = &shared.settings;
     let mut report = match &shared.mode {
         Mode::Embedded { namespace, language_param, without } => {
             let mut without = without.clone();
             without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
-            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, namespace, language_param, &without))
+            let names = Names { namespace, language_param, without: &without };
+            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, settings, names))
         }
         Mode::Outside { endpoint, reset_command } => {
             let fresh = case.requires.iter().any(|r| r == "fresh-store");
             if fresh {
                 let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
                 match reset(reset_command.as_deref()) {
-                    Ok(()) => shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx)),
-                    Err(e) => error_report(&case, e),
+                    Ok(()) => {
+                        shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx, settings))
+                    }
+                    Err(e) => error_report(&case, StepError::Setup(e), "reset"),
                 }
             } else {
                 let _guard = shared.store.read().unwrap_or_else(|e| e.into_inner());
-                shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx))
+                shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx, settings))
             }
         }
     };
     report.expected_failure = shared.expectations.contains(&case.name);
-    let message = report::terminal::failure_message(&report, shared.color);
-    let warning = report::terminal::cleanup_warning(&report);
+    let style = report::message::Style { color: shared.color };
+    let message = report::message::failure_message(&report, style, &shared.secrets);
+    let warning = report::terminal::cleanup_warning(&report, &shared.secrets);
     let outcome = report.outcome.clone();
     let expected = report.expected_failure;
+    if !outcome.is_success() {
+        if let Some(dir) = &shared.repro {
+            if let Err(e) = write_repro(dir, &report, shared) {
+                eprintln!("warning: {e}");
+            }
+        }
+    }
+    // A passing case keeps no bodies unless a report wants them all.
+    if outcome.is_success() && !shared.keep_bodies {
+        for step in report.steps.iter_mut().chain(report.cleanup.iter_mut()) {
+            step.body = None;
+        }
+    }
     record(shared, report);
     match (outcome.is_success(), expected) {
         (true, false) => {
@@ -121,10 +144,29 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
     }
 }
 
-fn error_report(case: &Case, message: String) -> CaseReport {
+/// Writes the `--repro` script of a failing case (its name made unique in the folder).
+fn write_repro(dir: &Path, report: &CaseReport, shared: &Shared) -> Result<(), String> {
+    let script = report::repro::script(report, &shared.repro_target, &shared.secrets);
+    let name = report::repro::file_name(&report.name);
+    let mut path = dir.join(&name);
+    let mut n = 2;
+    while path.exists() {
+        path = dir.join(format!("{}-{n}.sh", name.trim_end_matches(".sh")));
+        n += 1;
+    }
+    std::fs::write(&path, script).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+    }
+    Ok(())
+}
+
+fn error_report(case: &Case, error: StepError, label: &str) -> CaseReport {
     let mut report = skipped_report(case, "");
-    report.outcome = Outcome::Error(message.clone());
-    report.steps.push(StepRecord { label: "reset".into(), error: Some(message), ..StepRecord::default() });
+    report.outcome = Outcome::Error(error.to_string());
+    report.steps.push(StepRecord { label: label.into(), error: Some(error), ..StepRecord::default() });
     report
 }
 
@@ -148,29 +190,41 @@ fn reset(command: Option<&str>) -> Result<(), String> {
     }
 }
 
+/// The names and features an embedded server is started with.
+struct Names<'a> {
+    namespace: &'a str,
+    language_param: &'a str,
+    without: &'a [String],
+}
+
 async fn run_embedded(
     case: &Case,
     client: &Client,
     ctx: &CaseContext,
-    namespace: &str,
-    language_param: &str,
-    without: &[String],
+    settings: &Settings,
+    names: Names<'_>,
 ) -> CaseReport {
+    let Names { namespace, language_param, without } = names;
     let started = Instant::now();
     let mut config = reference_server::Config::ephemeral();
     config.namespace = namespace.to_string();
     config.language_param = language_param.to_string();
+    config.clock = Some(ctx.now);
+    let mut switched_off = Vec::new();
     for feature in without {
         match feature.as_str() {
             "geoloc" => config.features.geoloc = false,
             "tickets" => config.features.tickets = false,
-            _ => {}
+            _ => continue,
         }
+        switched_off.push(feature.clone());
     }
+    let users = config.users.iter().map(|u| (u.name.clone(), u.password.clone(), u.role.name().to_string())).collect();
     let server = match reference_server::serve(config).await {
         Ok(server) => server,
         Err(e) => {
-            let mut report = error_report(case, format!("cannot start the embedded reference server: {e}"));
+            let error = StepError::Setup(format!("cannot start the embedded reference server: {e}"));
+            let mut report = error_report(case, error, "server");
             report.duration = started.elapsed();
             return report;
         }
@@ -185,7 +239,15 @@ async fn run_embedded(
         language_param: language_param.to_string(),
         credentials,
     };
-    let report = runner::run_case(case, &endpoint, client, ctx).await;
+    let mut report = runner::run_case(case, &endpoint, client, ctx, settings).await;
+    report.server = Some(ServerRecord {
+        listen: server.addr().to_string(),
+        namespace: namespace.to_string(),
+        language_param: language_param.to_string(),
+        without: switched_off,
+        clock: ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true),
+        users,
+    });
     server.shutdown().await;
     report
 }

@@ -120,6 +120,9 @@ pub fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>)
             steps,
             cleanup,
         });
+        if let Some(case) = cases.last() {
+            super::bounds::check(case, issues);
+        }
     }
     CaseFile { name: name.to_string(), path: path.to_string(), cases }
 }
@@ -343,6 +346,7 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
         }
     }
     let request = Request {
+        at: request_id,
         method,
         target,
         lang: raw.lang.map(|l| l.template),

@@ -4,8 +4,10 @@
 //!
 //! - [`raw`]: the shape of a file (fields, kinds of values);
 //! - [`build`]: the meaning (levels, features, variables, patterns, paths, bounds);
+//! - [`bounds`]: how large a case's templates can grow (template bombs, fillers);
 //! - [`types`]: what `status` and header patterns can be compared with (a number, a text).
 
+mod bounds;
 mod build;
 mod raw;
 mod types;
@@ -482,5 +484,31 @@ cases:
         let _ = std::fs::remove_dir_all(&dir);
         let Loaded::Error(e) = &loaded[0] else { panic!() };
         assert!(e.errors[0].message.contains("more than the 8388608 a case file may have"), "{e}");
+    }
+
+    #[test]
+    fn repeat_fillers_and_template_bombs_are_bounded_when_loading() {
+        // R1: each of these used to abort the runner ("memory allocation failed").
+        let errs = errors(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: /}\n        repeat: 100000000000\n",
+        );
+        assert!(errs[0].message.contains("`repeat` is at most 1000"), "{errs:?}");
+        let fillers = vec!["\"{{filler(67108864)}}\""; 200].join(", ");
+        let errs = errors(&format!(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {{path: /, json: [{fillers}]}}\n"
+        ));
+        assert!(errs[0].message.contains("this request can expand to 12800 MiB or more"), "{errs:?}");
+        let mut vars = String::from("v0: \"0123456789abcdef\"");
+        for i in 1..=40 {
+            vars.push_str(&format!(", v{i}: \"{{{{v{p}}}}}{{{{v{p}}}}}\"", p = i - 1));
+        }
+        let errs = errors(&format!("level: must\nvars: {{{vars}}}\ncases:\n  - name: a\n    steps:\n      - request: {{path: \"/{{{{v40}}}}\"}}\n"));
+        assert!(errs.iter().any(|e| e.message.contains("the variable `v40` can expand to")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.message.contains("this request can expand to")), "{errs:?}");
+        assert!(errors(
+            "level: must\ncases:\n  - name: a\n    steps:\n      - request: {path: \"/{{filler(99999999999)}}\"}\n"
+        )[0]
+        .message
+        .contains("up to 67108864"));
     }
 }
