@@ -93,6 +93,18 @@ async fn handle(request: Request<Body>, log: Arc<Mutex<Vec<String>>>, next: Arc<
                 .unwrap()
         }
         ("GET", "/text") => reply(200, "text/plain", "hello, not json".into()),
+        ("GET", "/huge") => reply(200, "application/json", format!("{{\"a\":\"{}\"}}", "h".repeat(3 << 20))),
+        ("GET", "/bad-utf8") => Response::builder()
+            .status(200)
+            .header("content-type", "application/json")
+            .body(Body::from(b"{\"a\": \"caf\xe9\"}".to_vec()))
+            .unwrap(),
+        ("GET", "/refuse") => reply(
+            400,
+            "application/json",
+            json!({"code": "rest_forbidden", "message": "Sorry, you are not allowed to do that.", "data": {"status": 400}})
+                .to_string(),
+        ),
         ("GET", "/slow") => {
             tokio::time::sleep(Duration::from_secs(3)).await;
             reply(200, "application/json", "{}".into())
@@ -541,7 +553,69 @@ fn the_cargo_test_gate_passes_an_empty_selection() {
 }
 
 #[test]
+fn a_misbehaving_server_gets_clear_errors_and_reports_keep_passwords_out() {
+    let report_path = temp("hostile.json");
+    let cases = fixtures("hostile");
+    let base = base_url();
+    let args = |extra: &[&str]| {
+        let mut args =
+            vec!["--cases", cases.to_str().unwrap(), "--base-url", &base, "--auth", "editor=editor:editor-password"];
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let json_arg = report_path.to_str().unwrap().to_string();
+    let output = conformance(
+        &args(&["--max-response-size", "1", "--keep-data", "--json", &json_arg, "--json-full"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(101), "{out}");
+    // R1: a response over the cap stops being read.
+    assert!(out.contains("/huge is larger than 1 MiB: it was not read further (raise --max-response-size)"), "{out}");
+    // R5: invalid UTF-8 is not JSON, and says so.
+    assert!(out.contains("$: expected a JSON body, got a body that is not valid UTF-8 (byte 10 of 13"), "{out}");
+    // A refused request shows the error code and message next to the status.
+    assert!(
+        out.contains("status: expected 200, got 400 (code rest_forbidden: Sorry, you are not allowed to do that.)"),
+        "{out}"
+    );
+    // Passwords: masked in the terminal and in the JSON report (passing steps included).
+    assert!(out.contains("curl -i -u 'editor:***'"), "{out}");
+    let report = std::fs::read_to_string(&report_path).unwrap();
+    for text in [&out, &report] {
+        assert!(!text.contains("editor-password"), "{text}");
+    }
+    // --keep-data: the cleanup did not run.
+    let report: Value = serde_json::from_str(&report).unwrap();
+    let kept = case(&report, "answers::the data stays with keep-data");
+    assert_eq!(kept["cleanup"][0]["skipped"], "--keep-data", "{kept}");
+    let id = serde_json::from_str::<Value>(kept["steps"][0]["body"].as_str().unwrap()).unwrap()["id"].clone();
+    let log = mock().log.lock().unwrap().clone();
+    assert!(!log.contains(&format!("DELETE {NS}/things/{id}")), "{log:?}");
+
+    // --show-credentials shows them.
+    let output =
+        conformance(&args(&["--show-credentials", "a refusal"]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(text(&output).contains("curl -i -u editor:editor-password"), "{}", text(&output));
+    // --keep-data needs an outside server.
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "--keep-data"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("--keep-data goes with --base-url"), "{}", text(&output));
+}
+
+#[test]
 fn wrong_options_exit_with_2() {
+    // R2 and R3: a huge timeout used to panic, zero threads to hang.
+    for (args, message) in [
+        (&["--timeout", "1e20"][..], "expected a number of seconds above 0 and at most 86400"),
+        (&["--test-threads", "0"], "0 is not in 1..=65535"),
+    ] {
+        let output = conformance(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(text(&output).contains(message), "{}", text(&output));
+    }
     assert_eq!(conformance(&["--timeout", "-1"]).status.code(), Some(2));
     assert_eq!(conformance(&["--cases", "/nonexistent/cases"]).status.code(), Some(2));
     assert_eq!(conformance(&["--no-such-option"]).status.code(), Some(2));

@@ -42,7 +42,7 @@ fn the_committed_schema_is_the_printed_one() {
 fn every_case_file_validates() {
     let (schemas, index) = compiled();
     let mut files = yaml_files(&root().join("cases"));
-    for fixture in ["pass", "fail", "embedded", "renamed", "features", "credentials"] {
+    for fixture in ["pass", "fail", "embedded", "renamed", "features", "credentials", "repro", "hostile"] {
         files.extend(yaml_files(&root().join("conformance/tests/fixtures").join(fixture)));
     }
     assert!(!files.is_empty());
