@@ -167,7 +167,10 @@ const RESET: &str = "\x1b[0m";
 
 impl Printer {
     fn new(options: &Options, trials: &[Trial]) -> Printer {
-        let kind_width = trials.iter().map(|t| if t.kind.is_empty() { 0 } else { t.kind.len() + 3 }).max().unwrap_or(0);
+        let kind_width = match options.width {
+            Some(_) => trials.iter().map(|t| if t.kind.is_empty() { 0 } else { t.kind.len() + 3 }).max().unwrap_or(0),
+            None => 0,
+        };
         let longest = trials.iter().map(|t| t.name.chars().count()).max().unwrap_or(0);
         // `test ` + kind + name + ` ... ignored`: pad only as far as the terminal allows.
         let name_width = match options.width {

@@ -155,6 +155,7 @@ fn matrix(reports: &[CaseReport], coverage: Option<&Coverage>) -> String {
         for method in METHODS {
             match rows.get(route).and_then(|r| r.get(method)) {
                 None => out.push_str("<td></td>"),
+                Some(&(0, 0, 0)) => out.push_str("<td class=\"cell-none\" title=\"no selected case sends it\">·</td>"),
                 Some(&(p, f, s)) => {
                     let class = if f > 0 {
                         "cell-fail"
