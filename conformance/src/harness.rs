@@ -98,11 +98,14 @@ pub fn list(names: &[&str], format: Format, out: &mut impl Write) {
 /// Runs `trials` (those the selection kept; `filtered_out` is how many it left out) and
 /// prints their results to standard output.
 pub fn run(options: &Options, trials: Vec<Trial>, filtered_out: usize) -> Conclusion {
+    run_to(options, trials, filtered_out, &mut std::io::stdout().lock())
+}
+
+/// [`run`], printing to `out`.
+pub fn run_to(options: &Options, trials: Vec<Trial>, filtered_out: usize, out: &mut impl Write) -> Conclusion {
     let started = Instant::now();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let mut printer = Printer::new(options, &trials);
-    printer.title(&mut out, trials.len());
+    printer.title(out, trials.len());
     let total = trials.len();
     let queue: Vec<Mutex<Option<Trial>>> = trials.into_iter().map(|t| Mutex::new(Some(t))).collect();
     let next = AtomicUsize::new(0);
@@ -132,7 +135,7 @@ pub fn run(options: &Options, trials: Vec<Trial>, filtered_out: usize) -> Conclu
         }
         drop(sender);
         for (name, kind, verdict) in receiver {
-            printer.result(&mut out, &name, kind, &verdict);
+            printer.result(out, &name, kind, &verdict);
             match verdict {
                 Verdict::Passed => conclusion.passed += 1,
                 Verdict::Ignored(_) => conclusion.ignored += 1,
@@ -145,7 +148,7 @@ pub fn run(options: &Options, trials: Vec<Trial>, filtered_out: usize) -> Conclu
     });
     conclusion.elapsed = started.elapsed();
     failures.sort();
-    printer.end(&mut out, &failures, &conclusion);
+    printer.end(out, &failures, &conclusion);
     let _ = out.flush();
     conclusion
 }
@@ -333,8 +336,15 @@ mod tests {
             })
             .collect();
         let options = Options { format: Format::Terse, color: false, threads: 4, width: None };
-        let c = run(&options, trials, 2);
+        let mut out = Vec::new();
+        let c = run_to(&options, trials, 2, &mut out);
         assert_eq!((c.passed, c.failed, c.ignored, c.filtered_out), (18, 1, 1, 2));
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("---- t3 ----\nthe runner panicked: boom"), "{out}");
+        assert!(
+            out.contains("test result: FAILED. 18 passed; 1 failed; 1 ignored; 0 measured; 2 filtered out"),
+            "{out}"
+        );
     }
 
     #[test]

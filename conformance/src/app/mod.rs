@@ -3,11 +3,13 @@
 //! implementation), then writes the summary, the final line and the requested reports. Both
 //! the binary and the `cargo test` gate call [`run`].
 //!
+//! - [`shared`]: what every trial shares (the mode, the client, the settings, the reports).
 //! - [`trial`]: what one case's trial does: skip it, or run it where it runs and report.
 
+mod shared;
 mod trial;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -17,6 +19,7 @@ use std::time::Duration;
 use clap::Parser;
 use reqwest::Client;
 
+use self::shared::{record, Mode, Shared};
 use crate::cli::Cli;
 use crate::harness::{self, Trial, Verdict};
 use crate::ids::Ids;
@@ -27,37 +30,6 @@ use crate::runner::{self, Endpoint};
 
 /// Exit status when options or case files are wrong.
 pub const EXIT_USAGE: i32 = 2;
-
-/// Where cases run.
-enum Mode {
-    /// A fresh in-process reference server per case.
-    Embedded { namespace: String, language_param: String, without: Vec<String> },
-    /// An outside implementation.
-    Outside { endpoint: Endpoint, reset_command: Option<String> },
-}
-
-/// What every trial shares.
-struct Shared {
-    runtime: tokio::runtime::Runtime,
-    client: Client,
-    mode: Mode,
-    run_id: String,
-    case_ids: BTreeMap<String, String>,
-    expectations: BTreeSet<String>,
-    expectations_file: String,
-    without: Vec<String>,
-    color: bool,
-    settings: runner::Settings,
-    secrets: report::secrets::Secrets,
-    /// Keep the bodies of passing cases (`--json-full`).
-    keep_bodies: bool,
-    /// `--repro DIR`.
-    repro: Option<PathBuf>,
-    repro_target: report::repro::Target,
-    /// Fresh-store cases take it exclusively against an outside server; others share it.
-    store: RwLock<()>,
-    reports: Mutex<Vec<CaseReport>>,
-}
 
 /// What a run whose selection (filter, `--exact`, `--skip`, `--level`, `--ignored`) matches no
 /// case means.
@@ -527,10 +499,4 @@ fn run_coverage(args: &[OsString], default_cases: PathBuf) -> i32 {
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-fn record(shared: &Shared, report: CaseReport) {
-    if let Ok(mut reports) = shared.reports.lock() {
-        reports.push(report);
-    }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use chrono::{DurationRound, SecondsFormat, Utc};
 use reqwest::Client;
 
-use super::{record, Mode, Shared};
+use super::shared::{record, Mode, Shared};
 use crate::features::Place;
 use crate::harness::Verdict;
 use crate::model::Case;

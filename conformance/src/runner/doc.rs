@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use reference_server::openapi_check::{response_schema, violations};
 use serde_json::Value;
 
-use super::Endpoint;
+use super::endpoint::Endpoint;
 use crate::matcher::Mismatch;
 use crate::outcome::SentRequest;
 use crate::yaml::Pos;

@@ -1,16 +1,18 @@
 //! Running one case against one implementation, in the phases of a step: fill in and build
 //! the request ([`request`]), send it and read the answer ([`send`]), compare the answer with
 //! the expectations ([`assert`]), keep the captured values ([`capture`]); and, with
-//! `--check-doc`, compare it with the implementation's `/doc` ([`doc`]). The cleanup always
+//! `--check-doc`, compare it with the implementation's `/doc` ([`doc`]). [`endpoint`] describes
+//! the implementation under test. The cleanup always
 //! runs. It returns a [`CaseReport`] and never prints: formatting is the report modules' job.
 
 pub mod assert;
 pub mod capture;
 pub mod doc;
+pub mod endpoint;
 pub mod request;
 pub mod send;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -24,11 +26,9 @@ use crate::node::{Node, NodeKind};
 use crate::outcome::{CaseReport, Outcome, StepError, StepRecord};
 use crate::template::{Expr, Template};
 
+pub use endpoint::{Endpoint, LANGUAGE_KEY};
 pub use request::render as render_request;
 pub use send::client;
-
-/// The key of request data that is sent under the implementation's language parameter name.
-pub const LANGUAGE_KEY: &str = crate::template::DEFAULT_LANGUAGE_PARAM;
 
 /// How cases run, the same for every case of a run.
 #[derive(Clone, Default)]
@@ -39,35 +39,6 @@ pub struct Settings {
     pub keep_data: bool,
     /// `--check-doc`: the implementation's `/doc`.
     pub doc: Option<Arc<doc::DocCheck>>,
-}
-
-/// The implementation under test, as one case sees it.
-#[derive(Clone, Debug)]
-pub struct Endpoint {
-    /// `{base_url}`, without a trailing slash, e.g. `http://host/wp-json`.
-    pub base_url: String,
-    pub namespace: String,
-    /// The name the language parameter is sent under.
-    pub language_param: String,
-    /// Credential sets by name: (user, password).
-    pub credentials: BTreeMap<String, (String, String)>,
-}
-
-impl Endpoint {
-    /// `{base_url}/{namespace}`.
-    pub fn namespace_url(&self) -> String {
-        format!("{}/{}", self.base_url, self.namespace.trim_matches('/'))
-    }
-
-    /// `{base_url}` without its last path segment, and that segment (the REST root).
-    pub fn site_and_root(&self) -> (String, String) {
-        match self.base_url.rfind('/') {
-            Some(i) if i > self.base_url.find("://").map_or(0, |s| s + 2) => {
-                (self.base_url[..i].to_string(), self.base_url[i..].to_string())
-            }
-            _ => (self.base_url.clone(), String::new()),
-        }
-    }
 }
 
 /// Per-case values.
@@ -358,7 +329,7 @@ mod tests {
             base_url: "http://h/wp-json".into(),
             namespace: "tribe/events/v1".into(),
             language_param: "wpml_language".into(),
-            credentials: BTreeMap::new(),
+            credentials: Default::default(),
         }
     }
 

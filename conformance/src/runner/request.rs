@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{Endpoint, LANGUAGE_KEY};
+use super::endpoint::{Endpoint, LANGUAGE_KEY};
 use crate::credentials::WRONG_PASSWORD;
 use crate::env::{Env, TemplateError};
 use crate::model::{Body, Request, Target};
