@@ -99,6 +99,64 @@ fn run_schema(args: &[OsString]) -> i32 {
 fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i32, String> {
     let (dir, loaded) = load_cases(cli.cases.clone(), default_cases)?;
     let loaded_cases = count_cases(&dir, &loaded)?;
+    let coverage = (cli.html.is_some()).then(|| coverage_of(&loaded, &cli));
+    let shared = Arc::new(shared_of(&cli, &loaded)?);
+    let selection = select(&cli, &shared, loaded);
+    if selection.trials.is_empty() && empty == EmptySelection::Error {
+        return Err(format!(
+            "{} matches none of the {loaded_cases} cases in {}: nothing to run",
+            cli.selection_text(),
+            dir.display()
+        ));
+    }
+    let format = cli.harness.format();
+    if cli.harness.list {
+        let names: Vec<&str> = selection.trials.iter().map(|t| t.name.as_str()).collect();
+        harness::list(&names, format, &mut std::io::stdout());
+        return Ok(0);
+    }
+    // One look at the outside server before any case: a wrong address or a server that is down
+    // would otherwise fail every case one by one.
+    if let Mode::Outside { endpoint, .. } = &shared.mode {
+        shared.runtime.block_on(crate::preflight::check(&shared.client, endpoint))?;
+    }
+    if selection.skipped_for_credentials > 0 {
+        eprintln!("{}", crate::credentials::note(&selection.lacking, selection.skipped_for_credentials));
+    }
+    let threads = cli
+        .harness
+        .test_threads
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1));
+    let options = harness::Options { format, color: shared.color, threads, width: harness::terminal_width() };
+    let conclusion = harness::run(&options, selection.trials, selection.filtered_out);
+    let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
+    reports.sort_by(|a, b| a.name.cmp(&b.name));
+    let tally = report::summary::Tally::of(&reports);
+    let mut summary = report::summary::render(&tally, &shared.expectations_file);
+    if let Some(doc) = &shared.settings.doc {
+        summary.push_str(&format!(
+            "/doc: {} answers of documented operations checked against the implementation's document\n",
+            doc.checked()
+        ));
+        DOC_CHECKED.store(doc.checked(), std::sync::atomic::Ordering::Relaxed);
+    }
+    if format == harness::Format::Json {
+        // Keep stdout a clean stream of libtest's JSON events.
+        eprint!("{summary}");
+    } else {
+        print!("\n{summary}");
+    }
+    write_reports(&cli, &shared, &reports, coverage.as_ref(), conclusion.elapsed)?;
+    // The tally decides; a trial that failed without a report (a panic) still fails the run.
+    Ok(match tally.exit_status() {
+        0 if conclusion.failed > 0 => 101,
+        code => code,
+    })
+}
+
+/// What every trial shares, from the options; the checks of the options that need no case.
+fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
     let (expectations, expectations_file) = match &cli.expectations {
         Some(path) => (crate::expectations::load(path)?, path.display().to_string()),
         None => (BTreeSet::new(), String::new()),
@@ -107,7 +165,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
     for (name, _, _) in &cli.auth {
         crate::credentials::check_given(name)?;
     }
-    let mode = mode_of(&cli, &without)?;
+    let mode = mode_of(cli, &without)?;
     if cli.keep_data && matches!(mode, Mode::Embedded { .. }) {
         return Err("--keep-data goes with --base-url: the embedded server of a case stops when the case ends (--repro rebuilds a failing case's data instead)".into());
     }
@@ -121,25 +179,19 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let client = runner::client(Duration::from_secs_f64(cli.timeout))?;
     let ids = Ids::new();
-    let case_names: Vec<&str> = loaded
-        .iter()
-        .flat_map(|l| match l {
-            Loaded::File(f) => f.cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
-            Loaded::Error(_) => Vec::new(),
-        })
-        .collect();
+    let case_names = loaded.iter().flat_map(|l| match l {
+        Loaded::File(f) => f.cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        Loaded::Error(_) => Vec::new(),
+    });
     let case_ids = ids.case_ids(case_names);
-    let secrets = secrets_of(&cli, &mode);
     let repro_target = match &mode {
         Mode::Embedded { .. } => report::repro::Target::Embedded,
         Mode::Outside { endpoint, .. } => report::repro::Target::Outside { base_url: endpoint.base_url.clone() },
     };
-    let coverage = (cli.html.is_some()).then(|| coverage_of(&loaded, &cli));
     let doc =
         if cli.check_doc && !cli.harness.list { Some(Arc::new(fetch_doc(&runtime, &client, &mode)?)) } else { None };
-    let settings =
-        runner::Settings { max_response: cli.max_response_size * 1024 * 1024, keep_data: cli.keep_data, doc };
-    let shared = Arc::new(Shared {
+    Ok(Shared {
+        secrets: secrets_of(cli, &mode),
         runtime,
         client,
         mode,
@@ -149,29 +201,37 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
         expectations_file,
         without,
         color: cli.harness.color.wanted(std::io::stdout().is_terminal()),
-        settings,
-        secrets,
+        settings: runner::Settings { max_response: cli.max_response_size * 1024 * 1024, keep_data: cli.keep_data, doc },
         keep_bodies: cli.json_full,
         repro: cli.repro.clone(),
         repro_target,
         store: RwLock::new(()),
         reports: Mutex::new(Vec::new()),
-    });
+    })
+}
 
-    let mut trials = Vec::new();
-    let mut filtered_out = 0;
+/// The trials the selection keeps, and what the run says about the others.
+struct Selection {
+    trials: Vec<Trial>,
+    filtered_out: usize,
+    /// The roles selected cases need and --auth did not give, and how many cases that skips.
+    lacking: BTreeSet<&'static str>,
+    skipped_for_credentials: usize,
+}
+
+/// One trial per selected case (and per file that did not load).
+fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>) -> Selection {
+    let mut selection =
+        Selection { trials: Vec::new(), filtered_out: 0, lacking: BTreeSet::new(), skipped_for_credentials: 0 };
     let mut known_names = BTreeSet::new();
-    // The roles selected cases need and --auth did not give, and how many cases that skips.
-    let mut lacking: BTreeSet<&'static str> = BTreeSet::new();
-    let mut skipped_for_credentials = 0usize;
     for item in loaded {
         match item {
             Loaded::Error(error) => {
                 known_names.insert(error.name.clone());
                 if cli.harness.is_filtered_out(&error.name) {
-                    filtered_out += 1;
+                    selection.filtered_out += 1;
                 } else {
-                    trials.push(file_error_trial(shared.clone(), error));
+                    selection.trials.push(file_error_trial(shared.clone(), error));
                 }
             }
             Loaded::File(file) => {
@@ -181,17 +241,17 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
                     }
                     known_names.insert(case.name.clone());
                     if cli.harness.is_filtered_out(&case.name) {
-                        filtered_out += 1;
+                        selection.filtered_out += 1;
                         continue;
                     }
-                    let skip = trial::skip(&shared, &case);
+                    let skip = trial::skip(shared, &case);
                     if let Some(trial::Skip::Credentials(roles)) = &skip {
-                        lacking.extend(roles.iter().copied());
-                        skipped_for_credentials += 1;
+                        selection.lacking.extend(roles.iter().copied());
+                        selection.skipped_for_credentials += 1;
                     }
                     let shared = shared.clone();
                     let (name, level) = (case.name.clone(), case.level);
-                    trials.push(Trial::new(name, level.name(), move || trial::run(&shared, case, skip)));
+                    selection.trials.push(Trial::new(name, level.name(), move || trial::run(&shared, case, skip)));
                 }
             }
         }
@@ -199,65 +259,23 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
     for name in shared.expectations.difference(&known_names) {
         eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
     }
+    selection
+}
 
-    if trials.is_empty() && empty == EmptySelection::Error {
-        return Err(format!(
-            "{} matches none of the {loaded_cases} cases in {}: nothing to run",
-            cli.selection_text(),
-            dir.display()
-        ));
-    }
-    let format = cli.harness.format();
-    if cli.harness.list {
-        let names: Vec<&str> = trials.iter().map(|t| t.name.as_str()).collect();
-        harness::list(&names, format, &mut std::io::stdout());
-        return Ok(0);
-    }
-    // One look at the outside server before any case: a wrong address or a server that is down
-    // would otherwise fail every case one by one.
-    if let Mode::Outside { endpoint, .. } = &shared.mode {
-        shared.runtime.block_on(crate::preflight::check(&shared.client, endpoint))?;
-    }
-    if skipped_for_credentials > 0 {
-        eprintln!("{}", crate::credentials::note(&lacking, skipped_for_credentials));
-    }
-    let threads = cli
-        .harness
-        .test_threads
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1));
-    let options = harness::Options { format, color: shared.color, threads, width: harness::terminal_width() };
-    let conclusion = harness::run(&options, trials, filtered_out);
-    let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
-    reports.sort_by(|a, b| a.name.cmp(&b.name));
-    let tally = report::summary::Tally::of(&reports);
-    let summary = report::summary::render(&tally, &shared.expectations_file);
-    if format == harness::Format::Json {
-        // Keep stdout a clean stream of libtest's JSON events.
-        eprint!("{summary}");
-    } else {
-        println!();
-        print!("{summary}");
-    }
-    if let Some(doc) = &shared.settings.doc {
-        let line = format!(
-            "/doc: {} answers of documented operations checked against the implementation's document",
-            doc.checked()
-        );
-        if format == harness::Format::Json {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
-        DOC_CHECKED.store(doc.checked(), std::sync::atomic::Ordering::Relaxed);
-    }
+/// Writes the report files the options ask for.
+fn write_reports(
+    cli: &Cli,
+    shared: &Shared,
+    reports: &[CaseReport],
+    coverage: Option<&crate::coverage::Coverage>,
+    elapsed: Duration,
+) -> Result<(), String> {
     let secrets = &shared.secrets;
     if let Some(path) = &cli.junit {
-        write_file(path, &report::junit::render(&reports, secrets))?;
+        write_file(path, &report::junit::render(reports, secrets))?;
     }
     if let Some(path) = &cli.json {
-        let doc =
-            report::json::render(&shared.run_id, &reports, report::json::Options { secrets, full: cli.json_full });
+        let doc = report::json::render(&shared.run_id, reports, report::json::Options { secrets, full: cli.json_full });
         write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default())?;
     }
     if let Some(path) = &cli.html {
@@ -270,23 +288,20 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
             shared.run_id,
             chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
             reports.len(),
-            conclusion.elapsed.as_secs_f64()
+            elapsed.as_secs_f64()
         );
+        // Links to the case files, which may be given relative to the current folder.
         let base = std::env::current_dir().map(|d| format!("file://{}/", d.display())).unwrap_or_default();
         let page = report::html::Page {
             meta: &meta,
             expectations_file: &shared.expectations_file,
-            coverage: coverage.as_ref(),
+            coverage,
             file_link_base: &base,
             secrets,
         };
-        write_file(path, &report::html::render(&reports, &page))?;
+        write_file(path, &report::html::render(reports, &page))?;
     }
-    // The tally decides; a trial that failed without a report (a panic) still fails the run.
-    Ok(match tally.exit_status() {
-        0 if conclusion.failed > 0 => 101,
-        code => code,
-    })
+    Ok(())
 }
 
 /// How many answers the last run in this process checked against `/doc` (`--check-doc`); the
@@ -331,10 +346,12 @@ fn fetch_doc(runtime: &tokio::runtime::Runtime, client: &Client, mode: &Mode) ->
     runtime.block_on(async {
         let (url, server) = match mode {
             Mode::Outside { endpoint, .. } => (format!("{}/doc", endpoint.namespace_url()), None),
-            Mode::Embedded { namespace, language_param, .. } => {
+            Mode::Embedded { namespace, language_param, without } => {
                 let mut config = reference_server::Config::ephemeral();
                 config.namespace = namespace.clone();
                 config.language_param = language_param.clone();
+                config.features.geoloc = !without.iter().any(|f| f == "geoloc");
+                config.features.tickets = !without.iter().any(|f| f == "tickets");
                 let server = reference_server::serve(config)
                     .await
                     .map_err(|e| format!("--check-doc: cannot start a reference server for its /doc: {e}"))?;

@@ -107,7 +107,14 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
             out.push_str(&secrets.redact(&diff_text(diff, style)));
         }
         (None, Some(body)) if !step.ok() && !body.trim().is_empty() => {
-            let _ = writeln!(out, "    body: {}", secrets.redact(&excerpt(body)));
+            let shown = excerpt(body);
+            // An excerpt that is not the whole body says how large the body is.
+            let size = if shown.len() < step.body_size {
+                format!(" ({} bytes in full)", step.body_size)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "    body: {}{size}", secrets.redact(&shown));
         }
         _ => {}
     }
