@@ -1,5 +1,5 @@
 #![recursion_limit = "256"] // the json! literal of the case schema is deep
-//! The conformance runner of the events-calendar REST interface.
+//! The conformance runner of the events-calendar REST interface, and the suite it carries.
 //!
 //! # Layout
 //! Reading case files, from the bottom up:
@@ -33,12 +33,14 @@
 //! - [`schema`]: the JSON Schema of case files, for editors.
 //! - [`coverage`]: which routes, methods, parameters, write fields and error codes of the
 //!   interface the cases touch (`conformance coverage`; printed by [`report::coverage`]).
+//! - [`suite`]: the case files embedded at build time (`build.rs`), the default suite; their
+//!   digest for `--version`, and `conformance cases export`.
 //! - [`cli`]: the command-line options (the runner's and a test harness's).
 //! - [`harness`]: runs the trials on threads and prints libtest's output formats.
 //! - [`app`]: the program: load, build one trial per case, run, report.
 //!
-//! The binary `conformance` and the `cargo test` gate (`tests/suite.rs`) both call
-//! [`app::run`].
+//! The binary `conformance` calls [`app::run_embedded`], the `cargo test` gate
+//! (`tests/suite.rs`) [`app::run_with`] on the `cases/` folder.
 
 pub mod app;
 pub mod cli;
@@ -61,5 +63,6 @@ pub mod report;
 pub mod runner;
 pub mod schema;
 pub mod show;
+pub mod suite;
 pub mod template;
 pub mod yaml;
