@@ -42,7 +42,9 @@ pub struct Cli {
     pub base_url: Option<String>,
 
     /// The credentials of a role that cases send with `auth: NAME` (NAME: a
-    /// credential name, listed below); repeatable. Cases that need a role without
+    /// credential name, listed below); repeatable. The environment variable
+    /// CONFORMANCE_AUTH_NAME (e.g. CONFORMANCE_AUTH_EDITOR=USER:PASSWORD) gives
+    /// them too, out of sight of other processes. Cases that need a role without
     /// credentials are skipped.
     #[arg(verbatim_doc_comment, long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth, help_heading = "The implementation")]
     pub auth: Vec<(String, String, String)>,

@@ -1,6 +1,6 @@
 //! The suite the binary carries: run, listed, measured and exported from a folder that has no
 //! `cases/`, named by `--version`, and shown in messages and reports by its paths under
-//! `cases/`.
+//! `cases/`; credentials from the environment.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -170,4 +170,42 @@ fn export_writes_the_suite_and_refuses_to_overwrite() {
     assert!(stdout(&forced).contains(&format!("suite/{} (replaced)", first.path)), "{}", stdout(&forced));
     assert_eq!(std::fs::read(target.join(first.path)).unwrap(), first.contents);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn credentials_come_from_the_environment() {
+    let site = server(true);
+    let empty = temp("env");
+    let env: Vec<(String, String)> = ["administrator", "editor", "author", "contributor", "subscriber"]
+        .iter()
+        .map(|role| {
+            let user = if *role == "administrator" { "admin" } else { role };
+            (format!("CONFORMANCE_AUTH_{}", role.to_uppercase()), format!("{user}:{user}-password"))
+        })
+        .collect();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let args = ["--base-url", &site.base_url, "auth/matrix::", "--test-threads", "2"];
+    let output = conformance_in(&empty, &args, &env);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(!out.contains("no credentials for"), "{out}");
+    assert!(!out.contains("... ignored"), "every role is given: {out}");
+    // Without them, cases are skipped; a wrong one stops the run at pre-flight, unshown.
+    let output = conformance_in(&empty, &args, &[]);
+    assert!(
+        text(&output).contains("note: no credentials for administrator, editor, author, contributor and subscriber")
+    );
+    let wrong = [("CONFORMANCE_AUTH_EDITOR", "editor:s3cr3t-wrong")];
+    let output = conformance_in(&empty, &args, &wrong);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("editor"), "{}", text(&output));
+    assert!(!text(&output).contains("s3cr3t-wrong"), "{}", text(&output));
+    let bad = [("CONFORMANCE_AUTH_AUTHOR", "no-colon")];
+    let output = conformance_in(&empty, &args, &bad);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("CONFORMANCE_AUTH_AUTHOR must be USER:PASSWORD"), "{}", text(&output));
+    assert!(!text(&output).contains("no-colon"));
+    // --auth wins over the environment.
+    let args = [&args[..], &["--auth", "editor=editor:editor-password"]].concat();
+    assert_eq!(conformance_in(&empty, &args, &wrong).status.code(), Some(0));
 }

@@ -440,8 +440,10 @@ fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
             "--base-url {url:?} is https://, and this runner is built without TLS: build it with `cargo build -p conformance --features tls`"
         ));
     }
-    let credentials =
+    let mut credentials: std::collections::BTreeMap<String, (String, String)> =
         cli.auth.iter().map(|(name, user, password)| (name.clone(), (user.clone(), password.clone()))).collect();
+    let from_env = crate::credentials::from_env(|role| credentials.contains_key(role), |var| std::env::var_os(var))?;
+    credentials.extend(from_env.into_iter().map(|(name, user, password)| (name, (user, password))));
     Ok(Mode::Outside {
         endpoint: Endpoint {
             base_url: url.trim_end_matches('/').to_string(),
