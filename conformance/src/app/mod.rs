@@ -6,8 +6,10 @@
 //! - [`shared`]: what every trial shares (the mode, the client, the settings, the reports).
 //! - [`trial`]: what one case's trial does: skip it, or run it where it runs and report.
 //! - [`cases`]: `conformance cases export DIR`.
+//! - [`gate`]: the suite as libtest-mimic trials, for another crate's `cargo test`.
 
 mod cases;
+pub mod gate;
 mod shared;
 mod trial;
 
@@ -458,26 +460,29 @@ fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
 /// The failed test that stands for a file that could not be loaded.
 fn file_error_trial(shared: Arc<Shared>, error: FileError) -> Trial {
     let name = error.name.clone();
-    Trial::new(name, "", move || {
-        let message = error.to_string();
-        record(
-            &shared,
-            CaseReport {
-                name: error.name.clone(),
-                file: error.path.clone(),
-                level: None,
-                spec: Vec::new(),
-                tags: Vec::new(),
-                outcome: Outcome::Error(message.clone()),
-                duration: Duration::ZERO,
-                steps: Vec::new(),
-                cleanup: Vec::new(),
-                expected_failure: false,
-                server: None,
-            },
-        );
-        Verdict::Failed(format!("this case file could not be loaded:\n{message}"))
-    })
+    Trial::new(name, "", move || file_error(&shared, &error))
+}
+
+/// Records the report of a file that could not be loaded; its trial's verdict.
+fn file_error(shared: &Shared, error: &FileError) -> Verdict {
+    let message = error.to_string();
+    record(
+        shared,
+        CaseReport {
+            name: error.name.clone(),
+            file: error.path.clone(),
+            level: None,
+            spec: Vec::new(),
+            tags: Vec::new(),
+            outcome: Outcome::Error(message.clone()),
+            duration: Duration::ZERO,
+            steps: Vec::new(),
+            cleanup: Vec::new(),
+            expected_failure: false,
+            server: None,
+        },
+    );
+    Verdict::Failed(format!("this case file could not be loaded:\n{message}"))
 }
 
 /// Where the cases come from without `--cases`.
