@@ -32,10 +32,26 @@ fn all_roles(gate: Gate) -> Gate {
     })
 }
 
+/// Runs the gate's trials whose name contains `filter`; their output goes to a log file (the
+/// expected failures would read as this test's own), which a failed assertion can show.
 fn run(gate: &Gate, filter: &str) -> Conclusion {
     let trials = gate.trials().unwrap();
-    let args = Arguments { filter: Some(filter.into()), quiet: true, test_threads: Some(2), ..Arguments::default() };
-    libtest_mimic::run(&args, trials)
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let log = std::env::temp_dir().join(format!("conformance-gate-{}-{n}.log", std::process::id()));
+    let args = Arguments {
+        filter: Some(filter.into()),
+        quiet: true,
+        test_threads: Some(2),
+        logfile: Some(log.display().to_string()),
+        ..Arguments::default()
+    };
+    let conclusion = libtest_mimic::run(&args, trials);
+    if conclusion.has_failed() {
+        eprintln!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+    }
+    let _ = std::fs::remove_file(&log);
+    conclusion
 }
 
 /// The names of the suite's cases that require `feature`.
