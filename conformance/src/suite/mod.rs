@@ -68,7 +68,11 @@ pub fn commit() -> Option<(&'static str, bool)> {
 
 /// Loads the embedded suite as [`loader::load_dir`] loads a folder.
 pub fn load() -> Vec<Loaded> {
-    let files = files().iter().map(|f| (loader::test_name(Path::new(f.path)), f.shown(), f)).collect();
+    load_from(files())
+}
+
+fn load_from(files: &[EmbeddedFile]) -> Vec<Loaded> {
+    let files = files.iter().map(|f| (loader::test_name(Path::new(f.path)), f.shown(), f)).collect();
     loader::load_files(files, |file| file.text())
 }
 
@@ -138,5 +142,21 @@ mod tests {
         assert!(binary.text().unwrap_err().contains("UTF-8"));
         let text = EmbeddedFile { path: "t.yaml", contents: b"level: must", size: 11 };
         assert_eq!(text.text().unwrap(), "level: must");
+        // Errors name the file by its path under cases/, with the line and column.
+        let file = |path, contents: &'static [u8]| EmbeddedFile { path, contents, size: contents.len() as u64 };
+        let broken = [
+            file("events/bad.yaml", b"level: must\ncases:\n  - name: a\n    stepz: []\n"),
+            file("events/bad.yml", b"level: must\ncases: []\n"),
+        ];
+        let loaded = load_from(&broken);
+        let messages: Vec<String> = loaded
+            .iter()
+            .map(|l| match l {
+                Loaded::Error(e) => e.to_string(),
+                Loaded::File(f) => panic!("{} loaded", f.path),
+            })
+            .collect();
+        assert!(messages[0].contains("\ncases/events/bad.yaml:4:5: cases[0]: unknown field `stepz`"), "{messages:?}");
+        assert!(messages[1].contains("cases/events/bad.yml:1:1: another file also has the test name `events/bad`"));
     }
 }
