@@ -73,11 +73,26 @@ fn text(output: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
 
-fn temp(name: &str) -> PathBuf {
+/// A fresh temporary folder, removed when the test ends (passed or not).
+struct Temp(PathBuf);
+
+impl std::ops::Deref for Temp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp(name: &str) -> Temp {
     let dir = std::env::temp_dir().join(format!("conformance-recipe-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Temp(dir)
 }
 
 /// The two cases that send a body over 8 MiB: the reference server answers 413 and closes the
@@ -109,7 +124,6 @@ fn the_recipe_passes_against_a_reference_server_and_keeps_both_reports() {
     assert!(junit.contains(&format!("tests=\"{}\"", cases - 2)), "every case but the two left out: {}", &junit[..300]);
     let html = std::fs::read_to_string(dir.join("conformance-reports/conformance.html")).unwrap();
     assert!(html.contains("CONFORMS"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -132,5 +146,4 @@ fn the_recipe_fails_a_gap_and_the_expectations_file_gates_it() {
     let out = text(&output);
     assert_eq!(output.status.code(), Some(0), "{out}");
     assert!(out.contains("listed in conformance-known-failures.txt"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

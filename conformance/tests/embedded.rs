@@ -5,11 +5,26 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn temp(name: &str) -> PathBuf {
+/// A fresh temporary folder, removed when the test ends (passed or not).
+struct Temp(PathBuf);
+
+impl std::ops::Deref for Temp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp(name: &str) -> Temp {
     let dir = std::env::temp_dir().join(format!("conformance-embedded-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Temp(dir)
 }
 
 /// Runs the binary in `dir` (an empty folder unless a test writes into it).
@@ -89,7 +104,7 @@ fn without_cases_the_embedded_suite_runs_lists_and_measures_from_any_folder() {
     let run = conformance_in(&empty, &["events/create::", "--test-threads", "2"], &[]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run));
     assert!(stdout(&run).contains("test [must] events/create::"), "{}", stdout(&run));
-    assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0, "nothing written");
+    assert_eq!(std::fs::read_dir(&*empty).unwrap().count(), 0, "nothing written");
 
     // A selection that matches nothing is still exit status 2.
     let none = conformance_in(&empty, &["no-such-case"], &[]);
@@ -169,7 +184,6 @@ fn export_writes_the_suite_and_refuses_to_overwrite() {
     assert_eq!(forced.status.code(), Some(0), "{}", text(&forced));
     assert!(stdout(&forced).contains(&format!("suite/{} (replaced)", first.path)), "{}", stdout(&forced));
     assert_eq!(std::fs::read(target.join(first.path)).unwrap(), first.contents);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
