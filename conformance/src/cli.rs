@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::harness::Format;
 use crate::model::Level;
@@ -17,16 +17,18 @@ pub const MAX_TIMEOUT: f64 = 86_400.0;
 pub const DEFAULT_MAX_RESPONSE_MIB: u64 = 64;
 
 const LONG_ABOUT: &str = "\
-Runs the conformance suite of the events-calendar REST interface: the case files under cases/,
-each case one test, against an implementation at --base-url or, by default, against a fresh
-reference server started in-process for each case. It prints one line per case, the failures
-with their requests as curl commands, the share of passing cases per level (must, should, may)
-and a verdict: the implementation conforms when every must case passes.
+Runs the conformance suite of the events-calendar REST interface: the case files it carries
+(built in; --version names them) or those of --cases DIR, each case one test, against an
+implementation at --base-url or, by default, against a fresh reference server started
+in-process for each case. It prints one line per case, the failures with their requests as curl
+commands, the share of passing cases per level (must, should, may) and a verdict: the
+implementation conforms when every must case passes.
 
 Commands:
   conformance [OPTIONS] [FILTER]     run the cases (this page)
   conformance coverage [OPTIONS]     which routes, parameters, fields and errors the cases cover
-  conformance schema                 print the JSON Schema of case files, for editors";
+  conformance schema                 print the JSON Schema of case files, for editors
+  conformance cases export DIR       write the built-in case files into DIR, to read or change";
 
 /// The runner's command line.
 #[derive(Parser, Debug)]
@@ -40,7 +42,9 @@ pub struct Cli {
     pub base_url: Option<String>,
 
     /// The credentials of a role that cases send with `auth: NAME` (NAME: a
-    /// credential name, listed below); repeatable. Cases that need a role without
+    /// credential name, listed below); repeatable. The environment variable
+    /// CONFORMANCE_AUTH_NAME (e.g. CONFORMANCE_AUTH_EDITOR=USER:PASSWORD) gives
+    /// them too, out of sight of other processes. Cases that need a role without
     /// credentials are skipped.
     #[arg(verbatim_doc_comment, long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth, help_heading = "The implementation")]
     pub auth: Vec<(String, String, String)>,
@@ -89,7 +93,7 @@ pub struct Cli {
     #[arg(verbatim_doc_comment, long, help_heading = "The implementation")]
     pub keep_data: bool,
 
-    /// The folder of case files.
+    /// A folder of case files to run instead of the built-in suite.
     #[arg(verbatim_doc_comment, long, value_name = "DIR", help_heading = "Which cases")]
     pub cases: Option<PathBuf>,
 
@@ -282,7 +286,8 @@ fn after_help() -> String {
          Examples:\n  conformance                                     # every case, embedded reference server\n  \
          conformance --base-url http://host/wp-json --auth editor=USER:PASS --html report.html\n  \
          conformance 'events/create::' --repro repro/    # one file's cases; a script per failure\n  \
-         conformance --list | grep venues                # the names --exact and FILTER take",
+         conformance --list | grep venues                # the names --exact and FILTER take\n  \
+         conformance cases export my-cases/              # the built-in case files, to read or change",
         crate::features::help(),
         crate::credentials::help()
     ))
@@ -366,7 +371,7 @@ pub struct SchemaCli {}
     after_help = "Exit status: 0 when every item of the interface has a case, 1 when an item has none, 2 when case files could not be loaded or the options are wrong."
 )]
 pub struct CoverageCli {
-    /// The folder of case files.
+    /// A folder of case files to measure instead of the built-in suite.
     #[arg(verbatim_doc_comment, long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
 
@@ -385,6 +390,33 @@ pub struct CoverageCli {
     /// Colour: auto, always or never.
     #[arg(verbatim_doc_comment, long, value_enum, value_name = "WHEN", default_value = "auto")]
     pub color: ColorWhen,
+}
+
+/// The case files the runner carries (built in when it was built; --version names them).
+#[derive(Parser, Debug)]
+#[command(name = "conformance cases", version)]
+pub struct CasesCli {
+    #[command(subcommand)]
+    pub command: CasesCommand,
+}
+
+/// What `conformance cases` does.
+#[derive(Subcommand, Debug)]
+pub enum CasesCommand {
+    /// Write the built-in case files into DIR, under their names in cases/.
+    ///
+    /// Writes the built-in case files into DIR (created if missing) under their names in
+    /// cases/, to read them, or change them and run the copy with --cases DIR. Without
+    /// --force, a file of DIR that has the name of a case file stops the export before
+    /// anything is written. Other files of DIR are left alone.
+    #[command(verbatim_doc_comment)]
+    Export {
+        /// The folder to write into.
+        dir: PathBuf,
+        /// Replace files of DIR that have the name of a case file of the suite.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 #[cfg(test)]
@@ -443,6 +475,7 @@ mod tests {
             "Runs the conformance suite",
             "conformance coverage",
             "conformance schema",
+            "conformance cases export DIR",
             "The implementation:",
             "--base-url",
             "Which cases:",

@@ -1,5 +1,23 @@
 #![recursion_limit = "256"] // the json! literal of the case schema is deep
-//! The conformance runner of the events-calendar REST interface.
+//! The conformance runner of the events-calendar REST interface, and the suite it carries.
+//!
+//! # The suite in your `cargo test`
+//! A Rust implementation of the interface can gate on the suite in its own `cargo test`:
+//! [`Gate`] turns the suite built into this crate and the implementation's base URL (plus the
+//! runner's usual options: credentials, namespace, language parameter, absent features,
+//! expected failures…) into [libtest-mimic](libtest_mimic) trials, one per case, for a test
+//! with `harness = false`. A whole `tests/conformance.rs`, with the reference server standing
+//! in for the implementation (this file is `conformance/tests/library_example.rs`, which this
+//! crate's `cargo test` builds and runs):
+//!
+//! ```rust,ignore
+#![doc = include_str!("../tests/library_example.rs")]
+//! ```
+//!
+//! Use the [`libtest_mimic`] this crate re-exports, so that its trials and `run` agree. A
+//! failing case prints what the runner prints (the request as `curl`, the mismatches with the
+//! line of the case file, a diff); `cargo test -- FILTER`, `--exact`, `--skip`, `--list` and
+//! `--test-threads` work as for any test.
 //!
 //! # Layout
 //! Reading case files, from the bottom up:
@@ -33,12 +51,15 @@
 //! - [`schema`]: the JSON Schema of case files, for editors.
 //! - [`coverage`]: which routes, methods, parameters, write fields and error codes of the
 //!   interface the cases touch (`conformance coverage`; printed by [`report::coverage`]).
+//! - [`suite`]: the case files embedded at build time (`build.rs`), the default suite; their
+//!   digest for `--version`, and `conformance cases export`.
 //! - [`cli`]: the command-line options (the runner's and a test harness's).
 //! - [`harness`]: runs the trials on threads and prints libtest's output formats.
-//! - [`app`]: the program: load, build one trial per case, run, report.
+//! - [`app`]: the program: load, build one trial per case, run, report; [`app::gate`], the
+//!   same trials for libtest-mimic.
 //!
-//! The binary `conformance` and the `cargo test` gate (`tests/suite.rs`) both call
-//! [`app::run`].
+//! The binary `conformance` calls [`app::run_embedded`], the `cargo test` gate
+//! (`tests/suite.rs`) [`app::run_with`] on the `cases/` folder.
 
 pub mod app;
 pub mod cli;
@@ -61,5 +82,9 @@ pub mod report;
 pub mod runner;
 pub mod schema;
 pub mod show;
+pub mod suite;
 pub mod template;
 pub mod yaml;
+
+pub use app::gate::Gate;
+pub use libtest_mimic;

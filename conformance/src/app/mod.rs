@@ -5,7 +5,11 @@
 //!
 //! - [`shared`]: what every trial shares (the mode, the client, the settings, the reports).
 //! - [`trial`]: what one case's trial does: skip it, or run it where it runs and report.
+//! - [`cases`]: `conformance cases export DIR`.
+//! - [`gate`]: the suite as libtest-mimic trials, for another crate's `cargo test`.
 
+mod cases;
+pub mod gate;
 mod shared;
 mod trial;
 
@@ -42,6 +46,12 @@ pub enum EmptySelection {
     Pass,
 }
 
+/// The binary: runs the program with `args` (the first is the program name) on the embedded
+/// suite unless `--cases` names a folder, and returns the exit status.
+pub fn run_embedded(args: Vec<OsString>) -> i32 {
+    run_source(args, Source::Embedded, EmptySelection::Error)
+}
+
 /// Runs the program with `args` (the first is the program name). `default_cases` is the
 /// folder used without `--cases`. Returns the exit status. A selection that matches no case is
 /// an error; see [`run_with`].
@@ -51,17 +61,25 @@ pub fn run(args: Vec<OsString>, default_cases: PathBuf) -> i32 {
 
 /// [`run`], saying what a selection that matches no case means.
 pub fn run_with(args: Vec<OsString>, default_cases: PathBuf, empty: EmptySelection) -> i32 {
+    run_source(args, Source::Dir(default_cases), empty)
+}
+
+/// [`run_with`], with the suite used without `--cases`: the embedded one or a folder.
+pub fn run_source(args: Vec<OsString>, default_cases: Source, empty: EmptySelection) -> i32 {
     if args.get(1).is_some_and(|a| a == "schema") {
         return run_schema(&args[2..]);
     }
     if args.get(1).is_some_and(|a| a == "coverage") {
-        return run_coverage(&args[2..], default_cases);
+        return run_coverage(&args[2..], &default_cases);
+    }
+    if args.get(1).is_some_and(|a| a == "cases") {
+        return cases::run(&args[2..]);
     }
     let cli = match crate::cli::parse(&args) {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
-    match run_cli(cli, default_cases, empty) {
+    match run_cli(cli, &default_cases, empty) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
@@ -73,7 +91,8 @@ pub fn run_with(args: Vec<OsString>, default_cases: PathBuf, empty: EmptySelecti
 /// Prints a clap error (or the help or version it stands for) and gives the exit status.
 fn clap_exit(e: &clap::Error) -> i32 {
     if e.kind() == clap::error::ErrorKind::DisplayVersion {
-        println!("{}", e.to_string().trim_end());
+        // The version names the suite the runner carries.
+        println!("{}", crate::suite::version_line());
         return 0;
     }
     let _ = e.print();
@@ -96,17 +115,16 @@ fn run_schema(args: &[OsString]) -> i32 {
     }
 }
 
-fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i32, String> {
-    let (dir, loaded) = load_cases(cli.cases.clone(), default_cases)?;
-    let loaded_cases = count_cases(&dir, &loaded)?;
+fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i32, String> {
+    let (source, loaded) = load_cases(cli.cases.clone(), default_cases)?;
+    let loaded_cases = count_cases(&source, &loaded)?;
     let coverage = (cli.html.is_some()).then(|| coverage_of(&loaded, &cli));
     let shared = Arc::new(shared_of(&cli, &loaded)?);
     let selection = select(&cli, &shared, loaded);
     if selection.trials.is_empty() && empty == EmptySelection::Error {
         return Err(format!(
-            "{} matches none of the {loaded_cases} cases in {}: nothing to run",
-            cli.selection_text(),
-            dir.display()
+            "{} matches none of the {loaded_cases} cases in {source}: nothing to run",
+            cli.selection_text()
         ));
     }
     let format = cli.harness.format();
@@ -147,7 +165,7 @@ fn run_cli(cli: Cli, default_cases: PathBuf, empty: EmptySelection) -> Result<i3
     } else {
         print!("\n{summary}");
     }
-    write_reports(&cli, &shared, &reports, coverage.as_ref(), conclusion.elapsed)?;
+    write_reports(&cli, &shared, &reports, coverage.as_ref(), conclusion.elapsed, &source)?;
     // The tally decides; a trial that failed without a report (a panic) still fails the run.
     Ok(match tally.exit_status() {
         0 if conclusion.failed > 0 => 101,
@@ -269,6 +287,7 @@ fn write_reports(
     reports: &[CaseReport],
     coverage: Option<&crate::coverage::Coverage>,
     elapsed: Duration,
+    source: &str,
 ) -> Result<(), String> {
     let secrets = &shared.secrets;
     if let Some(path) = &cli.junit {
@@ -283,15 +302,25 @@ fn write_reports(
             Mode::Embedded { .. } => "the embedded reference server".to_string(),
             Mode::Outside { endpoint, .. } => endpoint.base_url.clone(),
         };
+        let suite = if source == crate::suite::LABEL {
+            format!("{source} {}", crate::suite::digest())
+        } else {
+            source.to_string()
+        };
         let meta = format!(
-            "run {} against {target}, {} ({} cases in {:.1} s)",
+            "run {} of {suite} against {target}, {} ({} cases in {:.1} s)",
             shared.run_id,
             chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
             reports.len(),
             elapsed.as_secs_f64()
         );
-        // Links to the case files, which may be given relative to the current folder.
-        let base = std::env::current_dir().map(|d| format!("file://{}/", d.display())).unwrap_or_default();
+        // Links to the case files, which may be given relative to the current folder; none
+        // when they are not there (the embedded suite, run outside the repository).
+        let here = reports.iter().any(|r| Path::new(&r.file).is_file());
+        let base = match std::env::current_dir() {
+            Ok(dir) if here => format!("file://{}/", dir.display()),
+            _ => String::new(),
+        };
         let page = report::html::Page {
             meta: &meta,
             expectations_file: &shared.expectations_file,
@@ -375,11 +404,10 @@ fn fetch_doc(runtime: &tokio::runtime::Runtime, client: &Client, mode: &Mode) ->
 
 /// The number of cases loaded (a file that did not load counts as one), or why there is
 /// nothing to run.
-fn count_cases(dir: &Path, loaded: &[Loaded]) -> Result<usize, String> {
+fn count_cases(source: &str, loaded: &[Loaded]) -> Result<usize, String> {
     if loaded.is_empty() {
         return Err(format!(
-            "no case file in {} (files ending in .{}): nothing to run",
-            dir.display(),
+            "no case file in {source} (files ending in .{}): nothing to run",
             crate::loader::EXTENSIONS.join(", .")
         ));
     }
@@ -391,7 +419,7 @@ fn count_cases(dir: &Path, loaded: &[Loaded]) -> Result<usize, String> {
         })
         .sum();
     if count == 0 {
-        return Err(format!("the case files in {} hold no case: nothing to run", dir.display()));
+        return Err(format!("the case files in {source} hold no case: nothing to run"));
     }
     Ok(count)
 }
@@ -414,8 +442,10 @@ fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
             "--base-url {url:?} is https://, and this runner is built without TLS: build it with `cargo build -p conformance --features tls`"
         ));
     }
-    let credentials =
+    let mut credentials: std::collections::BTreeMap<String, (String, String)> =
         cli.auth.iter().map(|(name, user, password)| (name.clone(), (user.clone(), password.clone()))).collect();
+    let from_env = crate::credentials::from_env(|role| credentials.contains_key(role), |var| std::env::var_os(var))?;
+    credentials.extend(from_env.into_iter().map(|(name, user, password)| (name, (user, password))));
     Ok(Mode::Outside {
         endpoint: Endpoint {
             base_url: url.trim_end_matches('/').to_string(),
@@ -430,35 +460,52 @@ fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
 /// The failed test that stands for a file that could not be loaded.
 fn file_error_trial(shared: Arc<Shared>, error: FileError) -> Trial {
     let name = error.name.clone();
-    Trial::new(name, "", move || {
-        let message = error.to_string();
-        record(
-            &shared,
-            CaseReport {
-                name: error.name.clone(),
-                file: error.path.clone(),
-                level: None,
-                spec: Vec::new(),
-                tags: Vec::new(),
-                outcome: Outcome::Error(message.clone()),
-                duration: Duration::ZERO,
-                steps: Vec::new(),
-                cleanup: Vec::new(),
-                expected_failure: false,
-                server: None,
-            },
-        );
-        Verdict::Failed(format!("this case file could not be loaded:\n{message}"))
-    })
+    Trial::new(name, "", move || file_error(&shared, &error))
 }
 
-/// Loads the `--cases` folder, or the default one.
-fn load_cases(cases: Option<PathBuf>, default_cases: PathBuf) -> Result<(PathBuf, Vec<Loaded>), String> {
+/// Records the report of a file that could not be loaded; its trial's verdict.
+fn file_error(shared: &Shared, error: &FileError) -> Verdict {
+    let message = error.to_string();
+    record(
+        shared,
+        CaseReport {
+            name: error.name.clone(),
+            file: error.path.clone(),
+            level: None,
+            spec: Vec::new(),
+            tags: Vec::new(),
+            outcome: Outcome::Error(message.clone()),
+            duration: Duration::ZERO,
+            steps: Vec::new(),
+            cleanup: Vec::new(),
+            expected_failure: false,
+            server: None,
+        },
+    );
+    Verdict::Failed(format!("this case file could not be loaded:\n{message}"))
+}
+
+/// Where the cases come from without `--cases`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The suite embedded in the runner when it was built ([`crate::suite`]).
+    Embedded,
+    /// A folder of case files.
+    Dir(PathBuf),
+}
+
+/// Loads the `--cases` folder, or the default suite; with how messages name it (the folder,
+/// or "the embedded suite").
+fn load_cases(cases: Option<PathBuf>, default_cases: &Source) -> Result<(String, Vec<Loaded>), String> {
     let explicit = cases.is_some();
-    let dir = cases.unwrap_or(default_cases);
+    let dir = match (cases, default_cases) {
+        (Some(dir), _) => dir,
+        (None, Source::Dir(dir)) => dir.clone(),
+        (None, Source::Embedded) => return Ok((crate::suite::LABEL.to_string(), crate::suite::load())),
+    };
     if dir.is_dir() {
         let loaded = crate::loader::load_dir(&dir)?;
-        Ok((dir, loaded))
+        Ok((dir.display().to_string(), loaded))
     } else if explicit {
         Err(format!("no cases folder at {}", dir.display()))
     } else {
@@ -468,14 +515,14 @@ fn load_cases(cases: Option<PathBuf>, default_cases: PathBuf) -> Result<(PathBuf
 
 /// `conformance coverage [OPTIONS]` (`args` are the options): prints the coverage matrix and
 /// returns 0 when every item of the interface has a case, 1 when one has none, 2 on errors.
-fn run_coverage(args: &[OsString], default_cases: PathBuf) -> i32 {
+fn run_coverage(args: &[OsString], default_cases: &Source) -> i32 {
     let cli = match crate::cli::CoverageCli::try_parse_from(
         std::iter::once(OsString::from("conformance coverage")).chain(args.iter().cloned()),
     ) {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
-    let (dir, loaded) = match load_cases(cli.cases.clone(), default_cases) {
+    let (source, loaded) = match load_cases(cli.cases.clone(), default_cases) {
         Ok(loaded) => loaded,
         Err(message) => {
             eprintln!("error: {message}");
@@ -503,7 +550,7 @@ fn run_coverage(args: &[OsString], default_cases: PathBuf) -> i32 {
     };
     let coverage = crate::coverage::compute(&files, &options);
     let color = cli.color.wanted(std::io::stdout().is_terminal());
-    print!("{}", report::coverage::render(&coverage, &dir.display().to_string(), color));
+    print!("{}", report::coverage::render(&coverage, &source, color));
     if let Some(path) = &cli.json {
         let doc = report::coverage::json(&coverage);
         if let Err(message) = write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default()) {

@@ -44,21 +44,34 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> Result<(),
         if path.is_dir() {
             walk(root, &path, out)?;
         } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.contains(&e)) {
-            let rel = path.strip_prefix(root).unwrap_or(&path).with_extension("");
-            let name = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            let name = test_name(path.strip_prefix(root).unwrap_or(&path));
             out.push((path, name));
         }
     }
     Ok(())
 }
 
+/// The test name of a case file from its path under the cases folder: the path without its
+/// extension, with `/` separators (`events/create.yaml` → `events/create`).
+pub fn test_name(relative: &Path) -> String {
+    let rel = relative.with_extension("");
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
 /// Loads every case file under `dir`. `Err` only when the folder itself cannot be read.
 pub fn load_dir(dir: &Path) -> Result<Vec<Loaded>, String> {
     let files = find_files(dir)?;
+    let files = files.into_iter().map(|(path, name)| (name, path.display().to_string(), path)).collect();
+    Ok(load_files(files, |path| read(path)))
+}
+
+/// Loads files given as (test name, path as shown, handle), in that order; `read` gives the
+/// text of a file from its handle, or why it cannot. Two files with one test name (`a.yaml`
+/// and `a.yml`) are an error of the second.
+pub fn load_files<T>(files: Vec<(String, String, T)>, read: impl Fn(&T) -> Result<String, String>) -> Vec<Loaded> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for (path, name) in files {
-        let shown = path.display().to_string();
+    for (name, shown, handle) in files {
         if !seen.insert(name.clone()) {
             out.push(Loaded::Error(FileError {
                 name: format!("{name} ({shown})"),
@@ -71,7 +84,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Loaded>, String> {
             }));
             continue;
         }
-        let loaded = match read(&path) {
+        let loaded = match read(&handle) {
             Ok(source) => load_source(&name, &shown, &source),
             Err(message) => Loaded::Error(FileError {
                 name,
@@ -81,18 +94,21 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Loaded>, String> {
         };
         out.push(loaded);
     }
-    Ok(out)
+    out
 }
 
 /// Reads a file, refusing one larger than [`MAX_FILE_BYTES`] before reading it.
 fn read(path: &Path) -> Result<String, String> {
     let size = fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?.len();
     if size > MAX_FILE_BYTES {
-        return Err(format!(
-            "the file has {size} bytes, more than the {MAX_FILE_BYTES} a case file may have: split it"
-        ));
+        return Err(too_big(size));
     }
     fs::read_to_string(path).map_err(|e| format!("cannot read the file: {e}"))
+}
+
+/// Why a file of `size` bytes is not read.
+pub fn too_big(size: u64) -> String {
+    format!("the file has {size} bytes, more than the {MAX_FILE_BYTES} a case file may have: split it")
 }
 
 /// Loads one file from its text. `name` is its test name, `path` how it is shown.
