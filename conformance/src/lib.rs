@@ -33,6 +33,8 @@
 //! - [`schema`]: the JSON Schema of case files, for editors.
 //! - [`coverage`]: which routes, methods, parameters, write fields and error codes of the
 //!   interface the cases touch (`conformance coverage`; printed by [`report::coverage`]).
+//! - [`differential`]: `conformance diff`: the cases' requests sent to two implementations in
+//!   step, their answers compared after normalising what legitimately differs.
 //! - [`cli`]: the command-line options (the runner's and a test harness's).
 //! - [`harness`]: runs the trials on threads and prints libtest's output formats.
 //! - [`app`]: the program: load, build one trial per case, run, report.
@@ -45,6 +47,7 @@ pub mod cli;
 pub mod coverage;
 pub mod credentials;
 pub mod diff;
+pub mod differential;
 pub mod env;
 pub mod expectations;
 pub mod features;

@@ -57,6 +57,9 @@ pub fn run_with(args: Vec<OsString>, default_cases: PathBuf, empty: EmptySelecti
     if args.get(1).is_some_and(|a| a == "coverage") {
         return run_coverage(&args[2..], default_cases);
     }
+    if args.get(1).is_some_and(|a| a == "diff") {
+        return crate::differential::run(&args[2..], default_cases);
+    }
     let cli = match crate::cli::parse(&args) {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
