@@ -96,7 +96,13 @@ fn run_cli(cli: &DiffCli, default_cases: PathBuf) -> Result<i32, String> {
     let mut skipped = selection.skipped;
     let mut played = 0;
     let max_response = cli.max_response_size * 1024 * 1024;
-    for case in &selection.play {
+    // Against a remote site a comparison takes a while: say where it is, on a terminal only.
+    let progress = std::io::stderr().is_terminal();
+    let total = selection.play.len();
+    for (n, case) in selection.play.iter().enumerate() {
+        if progress {
+            eprint!("\r\x1b[K[{}/{total}] {}", n + 1, crate::show::cut(&case.name, 70));
+        }
         if case.requires.iter().any(|r| r == "fresh-store") {
             if let Err(e) = reset(&a).and_then(|()| reset(&b)) {
                 skipped.push((case.name.clone(), e));
@@ -117,6 +123,9 @@ fn run_cli(cli: &DiffCli, default_cases: PathBuf) -> Result<i32, String> {
             collector.add(exchange, compared);
         };
         runtime.block_on(play::play(case, [&a, &b], &client, &ctx, max_response, &mut on_exchange));
+    }
+    if progress {
+        eprint!("\r\x1b[K");
     }
     let context = report::Context {
         sides: [&a, &b],
