@@ -79,6 +79,7 @@ pub struct DiffCli {
     #[arg(
         verbatim_doc_comment,
         long,
+        value_name = "NAME",
         default_value = "multilingual_language",
         help_heading = "The two implementations"
     )]
