@@ -244,6 +244,10 @@ impl Walk<'_, '_> {
                 if let (Some(space), Some(x), Some(y)) = (space, ma.get("id").and_then(id), mb.get("id").and_then(id)) {
                     self.state.ids.learn(space, x, y);
                 }
+                // The same role wrote the object on both sides: its users are a pair too.
+                if let (Some(x), Some(y)) = (ma.get("author").and_then(id), mb.get("author").and_then(id)) {
+                    self.state.ids.learn(Space::User, x, y);
+                }
                 let keyed_b = self.keyed(mb, false);
                 for (key, va) in ma {
                     let key = self.norm.a.text(key);
@@ -332,7 +336,7 @@ impl Walk<'_, '_> {
             _ => {
                 let (x, y) = (id(a)?, id(b)?);
                 Some(match (key, id_space) {
-                    ("id", Some(space)) => self.state.ids.learn(space, x, y),
+                    ("id" | "author", Some(space)) => self.state.ids.learn(space, x, y),
                     _ => self.state.ids.same(id_space, x, y),
                 })
             }
@@ -552,6 +556,18 @@ mod tests {
         );
         assert_eq!(compared.agreement.keys, Some(true));
         assert_eq!(compared.agreement.values, Some(false));
+    }
+
+    #[test]
+    fn authors_pair_as_users() {
+        let mut state = state();
+        let a = answer(201, json!({"id": 6, "author": "2"}), &[]);
+        let b = answer(201, json!({"id": 906, "author": "17"}), &[]);
+        assert!(compare(&mut state, Some(Space::Post), &a, &b).differences.is_empty());
+        let a = answer(200, json!({"id": 6, "author": "2"}), &[]);
+        let b = answer(200, json!({"id": 906, "author": "18"}), &[]);
+        let compared = compare(&mut state, Some(Space::Post), &a, &b);
+        assert_eq!(paths(&compared), vec![("$.author", Kind::Value)], "2 is 17's already");
     }
 
     #[test]

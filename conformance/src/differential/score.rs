@@ -181,6 +181,7 @@ impl Collector {
     pub fn routes(&self) -> Vec<RouteGroup> {
         self.routes
             .values()
+            .filter(|(group, _)| group.exchanges > 0)
             .map(|(group, findings)| RouteGroup { findings: findings.values().cloned().collect(), ..group.clone() })
             .collect()
     }
