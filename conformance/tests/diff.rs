@@ -17,8 +17,9 @@ const CLOCK: &str = "2026-03-10T12:00:00Z";
 
 /// These cases send 8.5 MB and expect the server's early 413; whether the client reads that
 /// answer or fails writing the rest of the body ("broken pipe") depends on timing, on either
-/// side, against a server it reaches over a socket. They are left out so that the comparison
-/// is repeatable.
+/// side, against a server it reaches over a socket (the server closes without reading the rest
+/// of the body). They are left out so that the comparison is repeatable, until the server reads
+/// such a body before it answers.
 const RACY: &[&str] = &[
     "protocol/limits::a body over 8 MiB is refused with 413 and creates nothing",
     "protocol/limits::the reference server names the size error rest_request_too_large",
