@@ -27,6 +27,7 @@ implementation conforms when every must case passes.
 Commands:
   conformance [OPTIONS] [FILTER]     run the cases (this page)
   conformance coverage [OPTIONS]     which routes, parameters, fields and errors the cases cover
+  conformance diff --a URL --b URL   send the cases' requests to two implementations, compare
   conformance schema                 print the JSON Schema of case files, for editors
   conformance cases export DIR       write the built-in case files into DIR, to read or change";
 
@@ -333,7 +334,7 @@ pub fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     Cli::from_arg_matches(&matches)
 }
 
-fn parse_auth(text: &str) -> Result<(String, String, String), String> {
+pub(crate) fn parse_auth(text: &str) -> Result<(String, String, String), String> {
     let (name, rest) = text.split_once('=').ok_or("expected NAME=USER:PASSWORD")?;
     let (user, password) = rest.split_once(':').ok_or("expected NAME=USER:PASSWORD")?;
     if name.is_empty() || user.is_empty() {
@@ -342,13 +343,13 @@ fn parse_auth(text: &str) -> Result<(String, String, String), String> {
     Ok((name.to_string(), user.to_string(), password.to_string()))
 }
 
-fn parse_level(text: &str) -> Result<Level, String> {
+pub(crate) fn parse_level(text: &str) -> Result<Level, String> {
     Level::parse(text.trim()).ok_or_else(|| format!("unknown level `{text}`: use must, should or may"))
 }
 
 /// A timeout in seconds: a number above 0 and at most a day (a bigger one cannot become a
 /// `Duration` on every platform, and no request needs it).
-fn parse_timeout(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds <= MAX_TIMEOUT => Ok(seconds),
         _ => Err(format!("expected a number of seconds above 0 and at most {MAX_TIMEOUT}")),

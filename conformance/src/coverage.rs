@@ -576,6 +576,15 @@ fn address(request: &Request, options: &Options) -> Option<Address> {
     }
 }
 
+/// The route a request addresses, as `METHOD /path` with the interface's placeholders
+/// (`POST /events/<id>`); the method the server treats it as (`_method`, the override header).
+/// `None` when the request is outside the interface's routes (the REST root, a wrong path).
+pub fn route_label(request: &Request, options: &Options) -> Option<String> {
+    let address = address(request, options)?;
+    let method = effective_method(request, &address.query)?;
+    Some(format!("{} {}", method.name(), shown_path(address.route)))
+}
+
 /// Counts per section, for summaries: `(name, covered, total)`.
 pub fn totals(coverage: &Coverage) -> Vec<(&'static str, usize, usize)> {
     coverage.sections.iter().map(|s| (s.kind.name(), s.covered(), s.items.len())).collect()

@@ -48,9 +48,12 @@
 //! - [`report`]: one module per format (terminal message, summary, JUnit, JSON, HTML, repro
 //!   scripts, curl, coverage) and the secrets they mask.
 //! - [`show`]: short renderings of values and texts for messages (compact JSON, excerpts).
+//! - [`source`]: where a run's cases come from (the embedded suite or a folder) and loading them.
 //! - [`schema`]: the JSON Schema of case files, for editors.
 //! - [`coverage`]: which routes, methods, parameters, write fields and error codes of the
 //!   interface the cases touch (`conformance coverage`; printed by [`report::coverage`]).
+//! - [`differential`]: `conformance diff`: the cases' requests sent to two implementations in
+//!   step, their answers compared after normalising what legitimately differs.
 //! - [`suite`]: the case files embedded at build time (`build.rs`), the default suite; their
 //!   digest for `--version`, and `conformance cases export`.
 //! - [`cli`]: the command-line options (the runner's and a test harness's).
@@ -66,6 +69,7 @@ pub mod cli;
 pub mod coverage;
 pub mod credentials;
 pub mod diff;
+pub mod differential;
 pub mod env;
 pub mod expectations;
 pub mod features;
@@ -82,6 +86,7 @@ pub mod report;
 pub mod runner;
 pub mod schema;
 pub mod show;
+pub mod source;
 pub mod suite;
 pub mod template;
 pub mod yaml;

@@ -13,9 +13,10 @@ use conformance::app::{run_with, EmptySelection, DOC_CHECKED};
 fn main() {
     let cases = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let whole_suite = args.iter().skip(1).all(|a| {
-        let a = a.to_string_lossy();
-        a.starts_with('-') && !matches!(a.as_ref(), "--exact" | "--skip" | "--level" | "--list" | "--ignored")
+    // Read as the runner reads them, so that options with values (`--timeout 10`) count as such.
+    let whole_suite = conformance::cli::parse(&args).is_ok_and(|cli| {
+        let h = &cli.harness;
+        h.filter.is_none() && h.skip.is_empty() && cli.level.is_empty() && !h.list && !h.ignored
     });
     args.push("--check-doc".into());
     let code = run_with(args, cases, EmptySelection::Pass);

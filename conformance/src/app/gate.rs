@@ -14,9 +14,10 @@ use std::time::Duration;
 use libtest_mimic::{Completion, Failed, Trial};
 
 use super::shared::{Mode, Shared};
-use super::{count_cases, file_error, load_cases, shared_of, trial, Source};
+use super::{count_cases, file_error, shared_of, trial};
 use crate::harness::Verdict;
 use crate::model::{Level, Loaded};
+use crate::source::{load_cases, Source};
 
 /// The conformance suite against one implementation, as libtest-mimic trials: one per case,
 /// named `FILE::CASE NAME` (as `conformance --list` prints them), of the kind of the case's

@@ -31,6 +31,8 @@ use crate::model::{FileError, Loaded};
 use crate::outcome::{CaseReport, Outcome};
 use crate::report;
 use crate::runner::{self, Endpoint};
+use crate::source::load_cases;
+pub use crate::source::Source;
 
 /// Exit status when options or case files are wrong.
 pub const EXIT_USAGE: i32 = 2;
@@ -74,6 +76,9 @@ pub fn run_source(args: Vec<OsString>, default_cases: Source, empty: EmptySelect
     }
     if args.get(1).is_some_and(|a| a == "cases") {
         return cases::run(&args[2..]);
+    }
+    if args.get(1).is_some_and(|a| a == "diff") {
+        return crate::differential::run(&args[2..], &default_cases);
     }
     let cli = match crate::cli::parse(&args) {
         Ok(cli) => cli,
@@ -483,34 +488,6 @@ fn file_error(shared: &Shared, error: &FileError) -> Verdict {
         },
     );
     Verdict::Failed(format!("this case file could not be loaded:\n{message}"))
-}
-
-/// Where the cases come from without `--cases`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// The suite embedded in the runner when it was built ([`crate::suite`]).
-    Embedded,
-    /// A folder of case files.
-    Dir(PathBuf),
-}
-
-/// Loads the `--cases` folder, or the default suite; with how messages name it (the folder,
-/// or "the embedded suite").
-fn load_cases(cases: Option<PathBuf>, default_cases: &Source) -> Result<(String, Vec<Loaded>), String> {
-    let explicit = cases.is_some();
-    let dir = match (cases, default_cases) {
-        (Some(dir), _) => dir,
-        (None, Source::Dir(dir)) => dir.clone(),
-        (None, Source::Embedded) => return Ok((crate::suite::LABEL.to_string(), crate::suite::load())),
-    };
-    if dir.is_dir() {
-        let loaded = crate::loader::load_dir(&dir)?;
-        Ok((dir.display().to_string(), loaded))
-    } else if explicit {
-        Err(format!("no cases folder at {}", dir.display()))
-    } else {
-        Err(format!("no cases folder at {}: run from the repository's root, or give --cases DIR", dir.display()))
-    }
 }
 
 /// `conformance coverage [OPTIONS]` (`args` are the options): prints the coverage matrix and

@@ -59,23 +59,8 @@ pub async fn run_case(
     settings: &Settings,
 ) -> CaseReport {
     let started = Instant::now();
-    let mut env = Env::new(ctx.now);
+    let mut env = case_env(case, endpoint, ctx);
     let run = Run { endpoint, client, settings };
-    let builtins = [
-        ("run_id", ctx.run_id.clone()),
-        ("case_id", ctx.case_id.clone()),
-        ("namespace", endpoint.namespace.trim_matches('/').to_string()),
-        ("language_param", endpoint.language_param.clone()),
-        ("base_url", endpoint.base_url.clone()),
-        ("site_url", endpoint.site_and_root().0),
-        ("namespace_url", endpoint.namespace_url()),
-    ];
-    for (name, value) in builtins {
-        env.set(name, Binding::Data(Value::String(value)));
-    }
-    for (name, node) in &case.vars {
-        env.set(name, Binding::Pattern(node.clone()));
-    }
     let mut steps = Vec::new();
     let mut outcome = Outcome::Passed;
     for (i, step) in case.steps.iter().enumerate() {
@@ -122,6 +107,28 @@ pub async fn run_case(
         expected_failure: false,
         server: None,
     }
+}
+
+/// A case's variables on one implementation before its first step: the built-ins (the
+/// implementation's addresses and names, the run's and the case's IDs) and the case's `vars`.
+pub fn case_env(case: &Case, endpoint: &Endpoint, ctx: &CaseContext) -> Env {
+    let mut env = Env::new(ctx.now);
+    let builtins = [
+        ("run_id", ctx.run_id.clone()),
+        ("case_id", ctx.case_id.clone()),
+        ("namespace", endpoint.namespace.trim_matches('/').to_string()),
+        ("language_param", endpoint.language_param.clone()),
+        ("base_url", endpoint.base_url.clone()),
+        ("site_url", endpoint.site_and_root().0),
+        ("namespace_url", endpoint.namespace_url()),
+    ];
+    for (name, value) in builtins {
+        env.set(name, Binding::Data(Value::String(value)));
+    }
+    for (name, node) in &case.vars {
+        env.set(name, Binding::Pattern(node.clone()));
+    }
+    env
 }
 
 /// The variables a step reads (templates, and its `foreach` list).
@@ -200,32 +207,12 @@ impl Run<'_> {
                 return vec![StepRecord { label: label.to_string(), error: Some(error), ..StepRecord::default() }]
             }
         };
-        let looping = step.repeat.is_some() || step.foreach.is_some();
-        if looping {
-            for (name, _) in &step.capture {
-                env.set(name, Binding::Data(Value::Array(Vec::new())));
-            }
-        }
+        begin_step(step, env);
         let mut records = Vec::new();
         for (label, iteration) in iterations {
-            if let Some((index, item)) = iteration {
-                env.set("index", Binding::Data(Value::from(index)));
-                if step.foreach.is_some() {
-                    env.set("item", Binding::Data(item));
-                }
-            }
+            enter_iteration(step, env, iteration);
             let (record, captured) = self.once(step, label, env).await;
-            for (name, value) in captured {
-                if looping {
-                    if let Some(Binding::Data(Value::Array(list))) = env.get(&name) {
-                        let mut list = list.clone();
-                        list.push(value);
-                        env.set(&name, Binding::Data(Value::Array(list)));
-                    }
-                } else {
-                    env.set(&name, Binding::Data(value));
-                }
-            }
+            keep_captures(step, env, captured);
             let ok = record.ok();
             records.push(record);
             if !ok {
@@ -288,10 +275,48 @@ impl Run<'_> {
 }
 
 /// One run of a step: its label, and its `index` and `item` when it loops.
-type Iteration = (String, Option<(usize, Value)>);
+pub type Iteration = (String, Option<(usize, Value)>);
+
+fn looping(step: &Step) -> bool {
+    step.repeat.is_some() || step.foreach.is_some()
+}
+
+/// Before the first iteration of a step: the captures of a step that loops start as empty lists.
+pub fn begin_step(step: &Step, env: &mut Env) {
+    if looping(step) {
+        for (name, _) in &step.capture {
+            env.set(name, Binding::Data(Value::Array(Vec::new())));
+        }
+    }
+}
+
+/// Before one iteration: `index` (and `item` for `foreach`) are set.
+pub fn enter_iteration(step: &Step, env: &mut Env, iteration: Option<(usize, Value)>) {
+    if let Some((index, item)) = iteration {
+        env.set("index", Binding::Data(Value::from(index)));
+        if step.foreach.is_some() {
+            env.set("item", Binding::Data(item));
+        }
+    }
+}
+
+/// After one iteration: its captured values are kept (appended to their lists when the step loops).
+pub fn keep_captures(step: &Step, env: &mut Env, captured: Vec<(String, Value)>) {
+    for (name, value) in captured {
+        if looping(step) {
+            if let Some(Binding::Data(Value::Array(list))) = env.get(&name) {
+                let mut list = list.clone();
+                list.push(value);
+                env.set(&name, Binding::Data(Value::Array(list)));
+            }
+        } else {
+            env.set(&name, Binding::Data(value));
+        }
+    }
+}
 
 /// The iterations of a step: one per `repeat` or `foreach` element, or one plain run.
-fn iterations(step: &Step, label: &str, env: &Env) -> Result<Vec<Iteration>, StepError> {
+pub fn iterations(step: &Step, label: &str, env: &Env) -> Result<Vec<Iteration>, StepError> {
     if let Some(n) = step.repeat {
         return Ok((0..n as usize).map(|i| (format!("{label} index {i}"), Some((i, Value::Null)))).collect());
     }
