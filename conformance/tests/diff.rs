@@ -81,7 +81,10 @@ fn two_identical_servers_agree_on_every_exchange() {
     let runtime = runtime();
     let (a, b) = (start(&runtime, |_| {}), start(&runtime, |_| {}));
     let json = temp("same.json");
-    let (code, stdout, report) = diff(&a, &b, &json, &["--fail-on-difference"]);
+    // The two servers' clocks are the machine's, and B answers each request after A: on a
+    // loaded machine (a debug build rendering a 2 MiB body) the same write was seen stamped 8 s
+    // apart. That is not a difference between the implementations, so the tolerance is wide.
+    let (code, stdout, report) = diff(&a, &b, &json, &["--fail-on-difference", "--clock-tolerance", "120"]);
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(findings(&report), BTreeSet::new(), "{stdout}");
     for aspect in ["status", "code", "keys", "values", "headers"] {
