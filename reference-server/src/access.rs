@@ -71,7 +71,11 @@ pub fn is_protected_for(ctx: &Ctx, post: &Post, reveal: Reveal) -> bool {
 
 /// The event's venue, if the caller may see it there.
 pub fn visible_venue<'a>(ctx: &Ctx, data: &'a Data, event: &Event) -> Option<&'a Venue> {
-    event.venue.and_then(|id| data.venues.get(&id)).filter(|venue| may_read(ctx, &venue.post))
+    event
+        .venue
+        .and_then(|id| data.venues.get(&id))
+        .map(|venue| venue.value())
+        .filter(|venue| may_read(ctx, &venue.post))
 }
 
 /// The event's organizers the caller may see there (a trashed organizer leaves the event, as
@@ -81,5 +85,6 @@ pub fn visible_organizers<'a>(ctx: &'a Ctx, data: &'a Data, event: &'a Event) ->
         .organizers
         .iter()
         .filter_map(|id| data.organizers.get(id))
+        .map(|organizer| organizer.value())
         .filter(|organizer| organizer.post.status != Status::Trash && may_read(ctx, &organizer.post))
 }

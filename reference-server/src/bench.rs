@@ -2,8 +2,9 @@
 //!
 //! A [`Site`] is a server's state seeded as `--seed-events N` seeds it, without a listener.
 //! [`Site::get`] runs a GET the way the request pipeline does minus HTTP (routing, validation,
-//! the handler's query and rendering, serialization of the body), and the `render_*` methods
-//! time the rendering alone. The internals stay private: benches see byte counts only.
+//! the handler's query and rendering, serialization of the body), [`Site::post`] a write as
+//! the administrator, and the `render_*` methods time the rendering alone. The internals stay
+//! private: benches see byte counts and answers only.
 
 use chrono::{TimeZone, Utc};
 use hyper::HeaderMap;
@@ -76,9 +77,13 @@ impl Site {
     }
 
     fn ctx(&self, lang: Lang) -> Ctx<'_> {
+        self.ctx_as(lang, None)
+    }
+
+    fn ctx_as(&self, lang: Lang, user: Option<u64>) -> Ctx<'_> {
         Ctx {
             app: &self.app,
-            user: None,
+            user: user.and_then(|id| self.app.users.get(id)),
             lang,
             api_base: format!("{}{}/{}", self.app.site_url, self.app.config.root, self.app.config.namespace),
             now: self.app.clock.now(),
@@ -87,7 +92,7 @@ impl Site {
 
     /// The body of an anonymous GET of `path_and_query`, relative to the namespace
     /// (`/events?page=2`); errors are answered as their envelope.
-    fn answer(&self, path_and_query: &str) -> Value {
+    pub fn answer(&self, path_and_query: &str) -> Value {
         let (path, query) = path_and_query.split_once('?').unwrap_or((path_and_query, ""));
         let query: Params = parse_form(query);
         let Some((route, var)) = route_for(path) else { return Value::Null };
@@ -98,6 +103,20 @@ impl Site {
         match crate::api::dispatch(&ctx, &request) {
             Ok(reply) => reply.body,
             Err(error) => error.to_json(),
+        }
+    }
+
+    /// Runs a POST of a JSON body as the administrator (user 1), the way the request pipeline
+    /// does minus HTTP: the status and the answer.
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let Some((route, var)) = route_for(path) else { return (404, Value::Null) };
+        let body: Params = body.as_object().map(|map| map.clone().into_iter().collect()).unwrap_or_default();
+        let request =
+            ApiRequest { method: Method::Post, route, var, query: Params::new(), body, headers: HeaderMap::new() };
+        let ctx = self.ctx_as(Lang::En, Some(1));
+        match crate::api::dispatch(&ctx, &request) {
+            Ok(reply) => (reply.status, reply.body),
+            Err(error) => (error.status, error.to_json()),
         }
     }
 
@@ -126,7 +145,8 @@ impl Site {
         let data = self.app.store.read();
         let ctx = self.ctx(Lang::En);
         let view = View { ctx: &ctx, data: &data, single: false };
-        let events: Vec<&Event> = self.page.iter().take(count).filter_map(|id| data.events.get(id)).collect();
+        let events: Vec<&Event> =
+            self.page.iter().take(count).filter_map(|id| data.events.get(id)).map(|e| e.value()).collect();
         let rendered: Vec<Value> = events.iter().map(|event| view.event(event, false)).collect();
         serde_json::to_vec(&rendered).map_or(0, |bytes| bytes.len())
     }

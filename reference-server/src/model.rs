@@ -297,7 +297,7 @@ pub struct ImageSize {
 }
 
 /// What a post ID refers to (posts of every kind share one ID space).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PostKind {
     Event,
     Venue,

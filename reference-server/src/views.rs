@@ -227,7 +227,7 @@ impl View<'_> {
 
     /// Terms as embedded in an event (the CMS's term object with `id` and `urls`).
     fn embedded_terms(&self, ids: &[Id]) -> Vec<Value> {
-        let mut terms: Vec<&Term> = ids.iter().filter_map(|id| self.data.terms.get(id)).collect();
+        let mut terms: Vec<&Term> = ids.iter().filter_map(|id| self.data.terms.get(id)).map(|t| t.value()).collect();
         terms.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()).then(a.id.cmp(&b.id)));
         terms
             .into_iter()

@@ -327,7 +327,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let candidates = include.clone().or_else(|| filter.linked_candidates(&data));
     match candidates {
         Some(ids) => {
-            let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).collect();
+            let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).map(|e| e.value()).collect();
             events.sort_by_key(|event| (event.start, event.post.id));
             events.dedup_by_key(|event| event.post.id);
             for event in events {
@@ -409,29 +409,22 @@ const GEOFENCE_KM: f64 = 25.0;
 
 impl<'a> EventFilter<'a> {
     fn from_args(ctx: &Ctx, data: &Data, args: &Args, password: Option<&'a str>) -> EventFilter<'a> {
+        // Sorted, for membership tests by binary search (a category with thousands of
+        // descendants stays cheap to test).
+        let sorted = |mut ids: Vec<Id>| {
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        };
         let ids = |name: &str| -> Option<Vec<Id>> {
-            args.list(name).map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect())
+            args.list(name).map(|items| sorted(items.iter().filter_map(as_int).map(|id| id as Id).collect()))
         };
         let terms = |name: &str, taxonomy: Taxonomy| -> Option<Vec<Id>> {
             args.list(name).map(|items| {
-                let mut ids: Vec<Id> =
+                let ids: Vec<Id> =
                     items.iter().filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item))).collect();
-                if taxonomy == Taxonomy::Category {
-                    // A category includes its descendants.
-                    let mut index = 0;
-                    while index < ids.len() {
-                        let parent = ids[index];
-                        ids.extend(
-                            data.terms
-                                .values()
-                                .filter(|t| t.parent == parent && !ids.contains(&t.id))
-                                .map(|t| t.id)
-                                .collect::<Vec<_>>(),
-                        );
-                        index += 1;
-                    }
-                }
-                ids
+                // A category includes its descendants.
+                sorted(if taxonomy == Taxonomy::Category { data.with_descendants(&ids) } else { ids })
             })
         };
         let geo_on = ctx.app.config.features.geoloc;
@@ -510,7 +503,7 @@ impl<'a> EventFilter<'a> {
 
     fn admits(&self, ctx: &Ctx, data: &Data, event: &Event) -> bool {
         let any = |wanted: &Option<Vec<Id>>, have: &[Id]| {
-            wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.contains(id)))
+            wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.binary_search(id).is_ok()))
         };
         let post = &event.post;
         // A protected event is selected on nothing its password hides for a caller who could
@@ -529,13 +522,13 @@ impl<'a> EventFilter<'a> {
         // Links count only to linked items the caller may read (looked at only when a filter
         // names them, so other filters cost what they did).
         let venue_matches = || {
-            self.venues
-                .as_ref()
-                .is_none_or(|ids| visible_venue(ctx, data, event).is_some_and(|venue| ids.contains(&venue.post.id)))
+            self.venues.as_ref().is_none_or(|ids| {
+                visible_venue(ctx, data, event).is_some_and(|venue| ids.binary_search(&venue.post.id).is_ok())
+            })
         };
         let organizers_match = || {
             self.organizers.as_ref().is_none_or(|ids| {
-                visible_organizers(ctx, data, event).any(|organizer| ids.contains(&organizer.post.id))
+                visible_organizers(ctx, data, event).any(|organizer| ids.binary_search(&organizer.post.id).is_ok())
             })
         };
         let venue_geo = || visible_venue(ctx, data, event).and_then(|venue| venue.geo);

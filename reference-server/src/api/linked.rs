@@ -168,7 +168,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
             .get(&id)
             .into_iter()
             .flatten()
-            .filter_map(|event| data.events.get(event))
+            .filter_map(|event| data.events.get(event).map(|event| event.value()))
             .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
     };
     // `has_events` counts events that are out (not drafts or pending), as the plugin does;

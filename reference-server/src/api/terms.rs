@@ -140,6 +140,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let mut terms: Vec<&Term> = data
         .terms
         .values()
+        .map(|term| term.value())
         .filter(|term| {
             term.taxonomy == taxonomy
                 && term.lang == ctx.lang

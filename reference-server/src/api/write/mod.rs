@@ -83,9 +83,12 @@ impl<'a> Planner<'a> {
         }
         let url = value.as_str()?.trim();
         let extension = image_url_extension(url)?;
-        let known = self.data.images.values().chain(&self.changes.images).find(|image| &*image.url == url);
-        if let Some(image) = known {
-            return Some(image.id);
+        let known = self
+            .data
+            .image_by_url(url)
+            .or_else(|| self.changes.images.iter().find(|image| &*image.url == url).map(|image| image.id));
+        if known.is_some() {
+            return known;
         }
         let id = self.post_id();
         self.changes.images.push(Image { id, url: url.into(), extension: extension.into(), meta: None });

@@ -2,12 +2,26 @@
 //!
 //! Nothing here knows HTTP. Events are indexed by UTC start (lists walk that order), and the
 //! links between events and venues, organizers and terms are kept in both directions so no
-//! filter has to scan every event.
+//! filter has to scan every event. Records are shared and versioned (`rec`): readers take what
+//! they need under the lock and render it after. Every write costs O(log n) amortised in the
+//! size of the store: term counts are kept as events change, slugs know their free suffixes
+//! (`slugs`), and names, titles and image addresses are indexed for duplicate checks.
+//!
+//! # Layout
+//! - `rec`: `Rec<T>`, a record and its revision.
+//! - `slugs`: slug owners and free suffixes per kind and language.
+
+mod rec;
+mod slugs;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use chrono::{NaiveDate, NaiveDateTime};
 use parking_lot::RwLock;
+
+pub use rec::{Rec, Rev};
+use slugs::Slugs;
 
 use crate::model::{Event, Id, Image, ImageMeta, ImageSize, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
 
@@ -120,28 +134,36 @@ pub const STATUS_COUNT: usize = Status::ALL.len();
 pub struct Data {
     next_post_id: Id,
     next_term_id: Id,
+    /// The last revision given to a record.
+    last_rev: Rev,
     kinds: HashMap<Id, PostKind>,
-    pub events: HashMap<Id, Event>,
+    pub events: HashMap<Id, Arc<Rec<Event>>>,
     /// Every event by (local start, ID): the order of the events list. The plugin sorts by
     /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
     pub events_by_start: BTreeMap<(NaiveDateTime, Id), Listing>,
-    pub venues: BTreeMap<Id, Venue>,
-    pub organizers: BTreeMap<Id, Organizer>,
-    pub terms: BTreeMap<Id, Term>,
-    pub images: HashMap<Id, Image>,
-    slugs: HashMap<(SlugKind, Lang, Box<str>), Id>,
+    pub venues: BTreeMap<Id, Arc<Rec<Venue>>>,
+    pub organizers: BTreeMap<Id, Arc<Rec<Organizer>>>,
+    pub terms: BTreeMap<Id, Arc<Rec<Term>>>,
+    pub images: HashMap<Id, Arc<Image>>,
+    slugs: Slugs,
     pub venue_events: HashMap<Id, BTreeSet<Id>>,
     pub organizer_events: HashMap<Id, BTreeSet<Id>>,
     pub term_events: HashMap<Id, BTreeSet<Id>>,
     pub parent_events: HashMap<Id, BTreeSet<Id>>,
+    /// The child categories of each category.
+    term_children: HashMap<Id, BTreeSet<Id>>,
+    /// Terms by taxonomy, language and lowercase name (duplicate checks).
+    term_names: HashMap<(Taxonomy, Lang, String), BTreeSet<Id>>,
+    /// Venues and organizers by kind, language and trimmed lowercase title (duplicate checks).
+    titles: HashMap<(PostKind, Lang, String), BTreeSet<Id>>,
+    /// Images by address (an image is made once per address).
+    image_urls: HashMap<Box<str>, Id>,
     /// Listed (not hidden) events of at most `SHORT_EVENT`, counted per language, local start
     /// day and status: a list's total over whole days is a sum of these, however many events
     /// the store holds.
     pub day_counts: BTreeMap<(Lang, NaiveDate), [u32; STATUS_COUNT]>,
     /// Listed events longer than `SHORT_EVENT`, by local start: checked one by one.
     pub long_events: BTreeSet<(NaiveDateTime, Id)>,
-    /// Set during [`Data::bulk_load`]: term counts wait for the end of the load.
-    counts_deferred: bool,
 }
 
 impl Data {
@@ -232,10 +254,16 @@ impl Data {
         self.kinds.get(&id).copied()
     }
 
+    /// A new revision, for a record about to be stored.
+    fn rev(&mut self) -> Rev {
+        self.last_rev += 1;
+        self.last_rev
+    }
+
     // ----- slugs -----
 
     pub fn slug_owner(&self, kind: SlugKind, lang: Lang, slug: &str) -> Option<Id> {
-        self.slugs.get(&(kind, lang, Box::from(slug))).copied()
+        self.slugs.owner(kind, lang, slug)
     }
 
     /// `wanted`, or `wanted-2`, `wanted-3`… whichever is free for this kind and language
@@ -254,43 +282,41 @@ impl Data {
         own: Option<Id>,
         taken: &dyn Fn(&str) -> bool,
     ) -> String {
-        let free = |slug: &str| {
-            !taken(slug)
-                && match self.slug_owner(kind, lang, slug) {
-                    None => true,
-                    Some(owner) => Some(owner) == own,
-                }
-        };
-        let wanted = truncate_slug(wanted, MAX_SLUG);
-        if wanted.is_empty() || free(wanted) {
-            return wanted.to_string();
+        let own_slug = own
+            .and_then(|id| self.slug_of(kind, id))
+            .filter(|slug| own.is_some_and(|id| self.slug_owner(kind, lang, slug) == Some(id)));
+        let own = own.map(|id| (id, own_slug.unwrap_or("")));
+        self.slugs.unique(kind, lang, wanted, own, taken)
+    }
+
+    /// The slug the item `id` of this kind has now.
+    fn slug_of(&self, kind: SlugKind, id: Id) -> Option<&str> {
+        match kind {
+            SlugKind::Event => self.events.get(&id).map(|e| &*e.post.slug),
+            SlugKind::Venue => self.venues.get(&id).map(|v| &*v.post.slug),
+            SlugKind::Organizer => self.organizers.get(&id).map(|o| &*o.post.slug),
+            SlugKind::Category | SlugKind::Tag => self.terms.get(&id).map(|t| &*t.slug),
         }
-        (2u64..)
-            .map(|n| {
-                let suffix = format!("-{n}");
-                format!("{}{suffix}", truncate_slug(wanted, MAX_SLUG - suffix.len()))
-            })
-            .find(|slug| free(slug))
-            .unwrap_or_default()
     }
 
     fn set_slug(&mut self, kind: SlugKind, lang: Lang, old: &str, new: &str, id: Id) {
         if !old.is_empty() && self.slug_owner(kind, lang, old) == Some(id) {
-            self.slugs.remove(&(kind, lang, Box::from(old)));
+            self.slugs.remove(kind, lang, old);
         }
         if !new.is_empty() {
-            self.slugs.insert((kind, lang, Box::from(new)), id);
+            self.slugs.insert(kind, lang, new, id);
         }
     }
 
     // ----- events -----
 
-    /// Inserts or replaces an event, keeping every index in step.
+    /// Inserts or replaces an event, keeping every index and term count in step.
     pub fn put_event(&mut self, event: Event) {
         let id = event.post.id;
         let old = self.events.remove(&id);
         if let Some(old) = &old {
             self.unlink_event(old);
+            self.count_terms(old, -1);
         }
         self.kinds.insert(id, PostKind::Event);
         let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
@@ -309,12 +335,26 @@ impl Data {
         if let Some(parent) = event.parent {
             self.parent_events.entry(parent).or_default().insert(id);
         }
-        let mut touched: Vec<Id> = event.categories.iter().chain(&event.tags).copied().collect();
-        if let Some(old) = &old {
-            touched.extend(old.categories.iter().chain(&old.tags));
+        self.count_terms(&event, 1);
+        let rev = self.rev();
+        self.events.insert(id, Rec::new(rev, event));
+    }
+
+    /// A term's count is the number of published events assigned to it: an event adds itself
+    /// (`+1`) when stored and takes itself back (`-1`) when replaced.
+    fn count_terms(&mut self, event: &Event, change: i64) {
+        if event.post.status != Status::Publish {
+            return;
         }
-        self.events.insert(id, event);
-        self.recount(&touched);
+        let mut terms: Vec<Id> = event.categories.iter().chain(&event.tags).copied().collect();
+        terms.sort_unstable();
+        terms.dedup();
+        for id in terms {
+            let rev = self.rev();
+            if let Some(term) = self.terms.get_mut(&id) {
+                Rec::edit(term, rev, |term| term.count = term.count.saturating_add_signed(change));
+            }
+        }
     }
 
     fn unlink_event(&mut self, event: &Event) {
@@ -358,81 +398,149 @@ impl Data {
         }
     }
 
-    /// Runs a bulk load (the seed of `--seed-events`): term counts are recomputed once at the
-    /// end instead of after every event, since each recount walks all of the term's events.
+    /// Runs a bulk load (the seed of `--seed-events`).
     pub fn bulk_load<R>(&mut self, load: impl FnOnce(&mut Data) -> R) -> R {
-        self.counts_deferred = true;
-        let result = load(self);
-        self.counts_deferred = false;
-        let terms: Vec<Id> = self.terms.keys().copied().collect();
-        self.recount(&terms);
-        result
-    }
-
-    /// Recomputes the published-event counts of these terms.
-    fn recount(&mut self, terms: &[Id]) {
-        if self.counts_deferred {
-            return;
-        }
-        for term in terms {
-            let count = self.term_events.get(term).map_or(0, |events| {
-                events.iter().filter(|id| self.events.get(id).is_some_and(|e| e.post.status == Status::Publish)).count()
-                    as u64
-            });
-            if let Some(term) = self.terms.get_mut(term) {
-                term.count = count;
-            }
-        }
+        load(self)
     }
 
     // ----- venues and organizers -----
 
     pub fn put_venue(&mut self, venue: Venue) {
         let id = venue.post.id;
-        let old_slug = self.venues.get(&id).map(|v| v.post.slug.to_string()).unwrap_or_default();
+        let old = self.venues.get(&id).map(|v| (v.post.slug.to_string(), v.post.lang, title_key(&v.post.title)));
         self.kinds.insert(id, PostKind::Venue);
+        self.index_title(PostKind::Venue, id, old.as_ref().map(|(_, lang, key)| (*lang, key.as_str())), &venue.post);
+        let old_slug = old.map(|(slug, ..)| slug).unwrap_or_default();
         self.set_slug(SlugKind::Venue, venue.post.lang, &old_slug, &venue.post.slug, id);
-        self.venues.insert(id, venue);
+        let rev = self.rev();
+        self.venues.insert(id, Rec::new(rev, venue));
     }
 
     pub fn put_organizer(&mut self, organizer: Organizer) {
         let id = organizer.post.id;
-        let old_slug = self.organizers.get(&id).map(|o| o.post.slug.to_string()).unwrap_or_default();
+        let old = self.organizers.get(&id).map(|o| (o.post.slug.to_string(), o.post.lang, title_key(&o.post.title)));
         self.kinds.insert(id, PostKind::Organizer);
+        let old_key = old.as_ref().map(|(_, lang, key)| (*lang, key.as_str()));
+        self.index_title(PostKind::Organizer, id, old_key, &organizer.post);
+        let old_slug = old.map(|(slug, ..)| slug).unwrap_or_default();
         self.set_slug(SlugKind::Organizer, organizer.post.lang, &old_slug, &organizer.post.slug, id);
-        self.organizers.insert(id, organizer);
+        let rev = self.rev();
+        self.organizers.insert(id, Rec::new(rev, organizer));
+    }
+
+    /// Moves a venue or organizer in the title index from its old title to its new one.
+    fn index_title(&mut self, kind: PostKind, id: Id, old: Option<(Lang, &str)>, post: &crate::model::Post) {
+        if let Some((lang, key)) = old {
+            let key = (kind, lang, key.to_string());
+            if let Some(ids) = self.titles.get_mut(&key) {
+                ids.remove(&id);
+                if ids.is_empty() {
+                    self.titles.remove(&key);
+                }
+            }
+        }
+        self.titles.entry((kind, post.lang, title_key(&post.title))).or_default().insert(id);
+    }
+
+    /// The venues or organizers of a language whose title is `title`, trimmed and ignoring
+    /// case, by ascending ID.
+    pub fn titled(&self, kind: PostKind, lang: Lang, title: &str) -> impl Iterator<Item = Id> + '_ {
+        self.titles.get(&(kind, lang, title_key(title))).into_iter().flatten().copied()
     }
 
     pub fn put_image(&mut self, image: Image) {
         self.kinds.insert(image.id, PostKind::Image);
-        self.images.insert(image.id, image);
+        self.image_urls.entry(image.url.clone()).or_insert(image.id);
+        self.images.insert(image.id, Arc::new(image));
+    }
+
+    /// The image made from this address, if any.
+    pub fn image_by_url(&self, url: &str) -> Option<Id> {
+        self.image_urls.get(url).copied()
     }
 
     // ----- terms -----
 
-    pub fn put_term(&mut self, term: Term) {
+    /// Inserts or replaces a term. Its count is the store's (the published events assigned
+    /// to it), whatever the record says.
+    pub fn put_term(&mut self, mut term: Term) {
         let id = term.id;
         let kind = SlugKind::from(term.taxonomy);
-        let old_slug = self.terms.get(&id).map(|t| t.slug.to_string()).unwrap_or_default();
+        let old = self.terms.get(&id).cloned();
+        let old_slug = old.as_ref().map(|t| t.slug.to_string()).unwrap_or_default();
         self.set_slug(kind, term.lang, &old_slug, &term.slug, id);
-        self.terms.insert(id, term);
-        self.recount(&[id]);
+        term.count = match &old {
+            Some(old) => old.count,
+            None => self.term_events.get(&id).map_or(0, |events| {
+                events.iter().filter(|id| self.events.get(id).is_some_and(|e| e.post.status == Status::Publish)).count()
+                    as u64
+            }),
+        };
+        if let Some(old) = &old {
+            self.unindex_term(old);
+        }
+        self.index_term(&term);
+        let rev = self.rev();
+        self.terms.insert(id, Rec::new(rev, term));
+    }
+
+    fn index_term(&mut self, term: &Term) {
+        self.term_names.entry((term.taxonomy, term.lang, term.name.to_lowercase())).or_default().insert(term.id);
+        if term.parent != 0 {
+            self.term_children.entry(term.parent).or_default().insert(term.id);
+        }
+    }
+
+    fn unindex_term(&mut self, term: &Term) {
+        let key = (term.taxonomy, term.lang, term.name.to_lowercase());
+        if let Some(ids) = self.term_names.get_mut(&key) {
+            ids.remove(&term.id);
+            if ids.is_empty() {
+                self.term_names.remove(&key);
+            }
+        }
+        if term.parent != 0 {
+            remove_link(&mut self.term_children, term.parent, term.id);
+        }
     }
 
     /// Deletes a term for good: events lose it and its children move to the top level.
     pub fn delete_term(&mut self, id: Id) -> Option<Term> {
         let term = self.terms.remove(&id)?;
-        self.slugs.remove(&(SlugKind::from(term.taxonomy), term.lang, term.slug.clone()));
+        self.slugs.remove(SlugKind::from(term.taxonomy), term.lang, &term.slug);
+        self.unindex_term(&term);
         for event_id in self.term_events.remove(&id).unwrap_or_default() {
+            let rev = self.rev();
             if let Some(event) = self.events.get_mut(&event_id) {
-                event.categories.retain(|t| *t != id);
-                event.tags.retain(|t| *t != id);
+                Rec::edit(event, rev, |event| {
+                    event.categories.retain(|t| *t != id);
+                    event.tags.retain(|t| *t != id);
+                });
             }
         }
-        for child in self.terms.values_mut().filter(|t| t.parent == id) {
-            child.parent = 0;
+        for child in self.term_children.remove(&id).unwrap_or_default() {
+            let rev = self.rev();
+            if let Some(child) = self.terms.get_mut(&child) {
+                Rec::edit(child, rev, |child| child.parent = 0);
+            }
         }
-        Some(term)
+        Some(Term::clone(&term))
+    }
+
+    /// The category and all its descendants (each once, whatever the tree's shape).
+    pub fn with_descendants(&self, roots: &[Id]) -> Vec<Id> {
+        let mut seen: std::collections::HashSet<Id> = roots.iter().copied().collect();
+        let mut ids: Vec<Id> = roots.to_vec();
+        let mut index = 0;
+        while index < ids.len() {
+            for child in self.term_children.get(&ids[index]).into_iter().flatten() {
+                if seen.insert(*child) {
+                    ids.push(*child);
+                }
+            }
+            index += 1;
+        }
+        ids
     }
 
     /// Finds a term of a taxonomy by ID or, failing that, by slug (any language first the
@@ -452,16 +560,18 @@ impl Data {
 
     /// A term of this taxonomy with this name under this parent, in this language.
     pub fn term_named(&self, taxonomy: Taxonomy, lang: Lang, name: &str, parent: Option<Id>) -> Option<Id> {
-        self.terms
-            .values()
-            .find(|t| {
-                t.taxonomy == taxonomy
-                    && t.lang == lang
-                    && parent.is_none_or(|p| t.parent == p)
-                    && t.name.to_lowercase() == name.to_lowercase()
-            })
-            .map(|t| t.id)
+        self.term_names
+            .get(&(taxonomy, lang, name.to_lowercase()))
+            .into_iter()
+            .flatten()
+            .copied()
+            .find(|id| parent.is_none_or(|p| self.terms.get(id).is_some_and(|t| t.parent == p)))
     }
+}
+
+/// How a venue or organizer title is compared for duplicates: trimmed, ignoring case.
+fn title_key(title: &str) -> String {
+    title.trim().to_lowercase()
 }
 
 impl Data {
@@ -483,7 +593,8 @@ impl Data {
         format!("{:?}", self.organizers).hash(&mut hasher);
         format!("{:?}", self.terms).hash(&mut hasher);
         format!("{:?}", sorted(&self.images)).hash(&mut hasher);
-        let mut slugs: Vec<String> = self.slugs.iter().map(|(key, id)| format!("{key:?}={id}")).collect();
+        let mut slugs: Vec<String> =
+            self.slugs.entries().map(|(kind, lang, slug, id)| format!("{:?}={id}", (kind, lang, slug))).collect();
         slugs.sort_unstable();
         slugs.hash(&mut hasher);
         hasher.finish()
@@ -538,3 +649,6 @@ fn remove_link(index: &mut HashMap<Id, BTreeSet<Id>>, key: Id, id: Id) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
