@@ -7,7 +7,8 @@
 //!   query's (walking the window or an index, filtering, counting the total);
 //! - `request`: whole GET requests as the handler answers them (query, rendering of the page,
 //!   serialization), the shapes of `scripts/bench.sh`;
-//! - `render`: one event as a single read shows it, and pages of 10 and 50 events.
+//! - `render`: one event as a single read shows it, and pages of 10 and 50 events, from the
+//!   server's cache of rendered fragments and (`cold`) from an empty one, as after a write.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -59,9 +60,15 @@ fn benches(c: &mut Criterion) {
     request.finish();
 
     let mut render = c.benchmark_group("render");
-    render.bench_function("one event (single read)", |b| b.iter(|| black_box(site.render_event(site.event_id))));
-    for count in [10, 50] {
-        render.bench_function(format!("page of {count}"), |b| b.iter(|| black_box(site.render_page(count))));
+    for (label, cold) in [("", false), (", cold", true)] {
+        render.bench_function(format!("one event (single read){label}"), |b| {
+            b.iter(|| black_box(site.render_event(site.event_id, cold)))
+        });
+        for count in [10, 50] {
+            render.bench_function(format!("page of {count}{label}"), |b| {
+                b.iter(|| black_box(site.render_page(count, cold)))
+            });
+        }
     }
     render.finish();
 }

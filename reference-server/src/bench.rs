@@ -12,14 +12,15 @@ use serde_json::Value;
 
 use crate::app::{App, Clock, Ctx};
 use crate::auth::Users;
+use crate::cache::RenderCache;
 use crate::config::{Config, UserSpec};
 use crate::dates::Zone;
-use crate::http::{parse_form, route_for, ApiRequest};
+use crate::http::{parse_form, route_for, ApiRequest, Body};
 use crate::interface::Method;
-use crate::model::{Event, Id, Lang};
+use crate::model::{Id, Lang};
 use crate::store::{Data, Store};
 use crate::validate::Params;
-use crate::views::View;
+use crate::views::{EventSnapshot, Renderer};
 
 const SITE: &str = "http://127.0.0.1:8080";
 
@@ -93,16 +94,20 @@ impl Site {
     /// The body of an anonymous GET of `path_and_query`, relative to the namespace
     /// (`/events?page=2`); errors are answered as their envelope.
     pub fn answer(&self, path_and_query: &str) -> Value {
+        self.reply(path_and_query).into_value()
+    }
+
+    fn reply(&self, path_and_query: &str) -> Body {
         let (path, query) = path_and_query.split_once('?').unwrap_or((path_and_query, ""));
         let query: Params = parse_form(query);
-        let Some((route, var)) = route_for(path) else { return Value::Null };
+        let Some((route, var)) = route_for(path) else { return Body::Value(Value::Null) };
         let request =
             ApiRequest { method: Method::Get, route, var, query, body: Params::new(), headers: HeaderMap::new() };
         let lang = request.params().get(&self.app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
         let ctx = self.ctx(lang.unwrap_or_default());
         match crate::api::dispatch(&ctx, &request) {
             Ok(reply) => reply.body,
-            Err(error) => error.to_json(),
+            Err(error) => Body::Value(error.to_json()),
         }
     }
 
@@ -115,14 +120,17 @@ impl Site {
             ApiRequest { method: Method::Post, route, var, query: Params::new(), body, headers: HeaderMap::new() };
         let ctx = self.ctx_as(Lang::En, Some(1));
         match crate::api::dispatch(&ctx, &request) {
-            Ok(reply) => (reply.status, reply.body),
+            Ok(reply) => (reply.status, reply.body.into_value()),
             Err(error) => (error.status, error.to_json()),
         }
     }
 
-    /// Runs a GET as [`Site::answer`] does and serializes the body: the length of the body.
+    /// Runs a GET as [`Site::answer`] does, to the body's text: its length.
     pub fn get(&self, path_and_query: &str) -> usize {
-        serde_json::to_vec(&self.answer(path_and_query)).map_or(0, |bytes| bytes.len())
+        match self.reply(path_and_query) {
+            Body::Text(text) => text.len(),
+            Body::Value(value) => serde_json::to_vec(&value).map_or(0, |bytes| bytes.len()),
+        }
     }
 
     /// The number of events the site holds.
@@ -130,24 +138,41 @@ impl Site {
         self.app.store.read().events.len()
     }
 
-    /// Renders and serializes the event of a single read (with `json_ld`): the body length.
-    pub fn render_event(&self, id: Id) -> usize {
-        let data = self.app.store.read();
-        let Some(event) = data.events.get(&id) else { return 0 };
-        let ctx = self.ctx(event.post.lang);
-        let view = View { ctx: &ctx, data: &data, single: true };
-        serde_json::to_vec(&view.event(event, false)).map_or(0, |bytes| bytes.len())
+    /// Renders the event of a single read (with `json_ld`) as JSON text: the body length.
+    /// `cold` renders it with an empty cache, as the first read after a write does.
+    pub fn render_event(&self, id: Id, cold: bool) -> usize {
+        let ctx = self.ctx(Lang::En);
+        let snapshot = {
+            let data = self.app.store.read();
+            let Some(event) = data.events.get(&id) else { return 0 };
+            EventSnapshot::take(&ctx, &data, event, false, true)
+        };
+        let empty = RenderCache::new(crate::cache::DEFAULT_BUDGET);
+        let renderer = if cold { Renderer::with_cache(&ctx, &empty) } else { Renderer::new(&ctx) };
+        let mut out = Vec::new();
+        renderer.event(&mut out, &snapshot);
+        out.len()
     }
 
-    /// Renders and serializes the first `count` events of the default list as a list page
-    /// shows them (at most 50): the body length.
-    pub fn render_page(&self, count: usize) -> usize {
-        let data = self.app.store.read();
+    /// Renders the first `count` events of the default list as a list page shows them (at
+    /// most 50), with the server's cache or an empty one (`cold`): the length of the text.
+    pub fn render_page(&self, count: usize, cold: bool) -> usize {
         let ctx = self.ctx(Lang::En);
-        let view = View { ctx: &ctx, data: &data, single: false };
-        let events: Vec<&Event> =
-            self.page.iter().take(count).filter_map(|id| data.events.get(id)).map(|e| e.value()).collect();
-        let rendered: Vec<Value> = events.iter().map(|event| view.event(event, false)).collect();
-        serde_json::to_vec(&rendered).map_or(0, |bytes| bytes.len())
+        let snapshots: Vec<EventSnapshot> = {
+            let data = self.app.store.read();
+            self.page
+                .iter()
+                .take(count)
+                .filter_map(|id| data.events.get(id))
+                .map(|event| EventSnapshot::take(&ctx, &data, event, false, false))
+                .collect()
+        };
+        let empty = RenderCache::new(crate::cache::DEFAULT_BUDGET);
+        let renderer = if cold { Renderer::with_cache(&ctx, &empty) } else { Renderer::new(&ctx) };
+        let mut out = Vec::new();
+        for snapshot in &snapshots {
+            renderer.event(&mut out, snapshot);
+        }
+        out.len()
     }
 }

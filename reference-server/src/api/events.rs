@@ -1,10 +1,11 @@
 //! `/events`: list, create, read, update and delete events.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::lists::{page_links, Page};
+use super::lists::{list_text, page_links, Page};
 use super::write::{self, parse_in, Planner};
 use super::{authorize, slug_key, validated};
 use crate::access::{event_sight, is_protected_for, visible_organizers, visible_venue, Reveal, Sight};
@@ -14,9 +15,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
-use crate::store::{Data, Listing, SlugKind, SHORT_EVENT};
+use crate::store::{Data, Listing, Rec, SlugKind, SHORT_EVENT};
 use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
-use crate::views::View;
+use crate::views::{EventSnapshot, Renderer};
 
 pub fn handle(ctx: &Ctx, request: &ApiRequest, op: Op) -> ApiResult<Reply> {
     match op {
@@ -60,13 +61,22 @@ fn unknown_slug() -> ApiError {
 // ----- read -----
 
 fn read(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
-    let data = ctx.app.store.read();
-    let args = validated(ctx, &data, request)?;
-    let id = find(ctx, &data, request)?.ok_or_else(unknown_slug)?;
-    let event = &data.events[&id];
-    check_readable(ctx, event, &args)?;
-    let view = View { ctx, data: &data, single: true };
-    Ok(Reply::ok(view.event(event, false)))
+    let snapshot = {
+        let data = ctx.app.store.read();
+        let args = validated(ctx, &data, request)?;
+        let id = find(ctx, &data, request)?.ok_or_else(unknown_slug)?;
+        let event = &data.events[&id];
+        check_readable(ctx, event, &args)?;
+        EventSnapshot::take(ctx, &data, event, false, true)
+    };
+    Ok(event_reply(ctx, 200, &snapshot))
+}
+
+/// An event answer, rendered once the store's lock is let go.
+fn event_reply(ctx: &Ctx, status: u16, snapshot: &EventSnapshot) -> Reply {
+    let mut out = Vec::with_capacity(4096);
+    Renderer::new(ctx).event(&mut out, snapshot);
+    Reply::text(status, out)
 }
 
 fn check_readable(ctx: &Ctx, event: &Event, args: &Args) -> ApiResult<()> {
@@ -82,6 +92,11 @@ fn check_readable(ctx: &Ctx, event: &Event, args: &Args) -> ApiResult<()> {
 // ----- delete -----
 
 fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let snapshot = delete_planned(ctx, request)?;
+    Ok(event_reply(ctx, 200, &snapshot))
+}
+
+fn delete_planned(ctx: &Ctx, request: &ApiRequest) -> ApiResult<EventSnapshot> {
     let mut data = ctx.app.store.write();
     validated(ctx, &data, request)?;
     let found = match find(ctx, &data, request) {
@@ -101,10 +116,10 @@ fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let trashed = write::event::plan_trash(&mut planner, id);
     // The answer shows the term counts as they were before the event left them, as the CMS
     // updates counts after the fact.
-    let body = View { ctx, data: &data, single: false }.event(&trashed, false);
+    let snapshot = EventSnapshot::detached(ctx, &data, trashed, false);
     let changes = planner.finish();
     data.apply(changes);
-    Ok(Reply::ok(body))
+    Ok(snapshot)
 }
 
 // ----- create and update -----
@@ -117,8 +132,9 @@ fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let id = write::event::plan_create(&mut planner, &args)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::created(view.event(&data.events[&id], false)))
+    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false);
+    drop(data);
+    Ok(event_reply(ctx, 201, &snapshot))
 }
 
 fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
@@ -138,8 +154,9 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     write::event::plan_update(&mut planner, &args, id)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::ok(view.event(&data.events[&id], false)))
+    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false);
+    drop(data);
+    Ok(event_reply(ctx, 200, &snapshot))
 }
 
 // ----- list -----
@@ -305,7 +322,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let include: Option<Vec<Id>> =
         args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
 
-    let mut matched: Vec<&Event> = Vec::new();
+    let mut matched: Vec<&Arc<Rec<Event>>> = Vec::new();
     let mut total = 0usize;
     // Counts a matching event and keeps it if it is on the page; true once the page is full.
     let mut keep = |id: Id| {
@@ -327,7 +344,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let candidates = include.clone().or_else(|| filter.linked_candidates(&data));
     match candidates {
         Some(ids) => {
-            let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).map(|e| e.value()).collect();
+            let mut events: Vec<&Arc<Rec<Event>>> = ids.iter().filter_map(|id| data.events.get(id)).collect();
             events.sort_by_key(|event| (event.start, event.post.id));
             events.dedup_by_key(|event| event.post.id);
             for event in events {
@@ -373,17 +390,17 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     if page.number > 1 && matched.is_empty() {
         return Err(ApiError::of(&errors::EVENT_PAGE_NOT_FOUND));
     }
-    let view = View { ctx, data: &data, single: false };
     let reveal = Reveal { password, edit_context: false };
-    let events: Vec<Value> =
-        matched.iter().map(|event| view.event(event, is_protected_for(ctx, &event.post, reveal))).collect();
+    let snapshots: Vec<EventSnapshot> = matched
+        .iter()
+        .map(|event| EventSnapshot::take(ctx, &data, event, is_protected_for(ctx, &event.post, reveal), false))
+        .collect();
+    drop(data);
     let links = page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages);
-    let mut body = serde_json::Map::new();
-    body.insert("events".into(), json!(events));
-    links.insert_into(&mut body);
-    body.insert("total".into(), json!(total));
-    body.insert("total_pages".into(), json!(total_pages));
-    Ok(Reply::ok(Value::Object(body))
+    let renderer = Renderer::new(ctx);
+    let body =
+        list_text("events", &snapshots, &links, total, total_pages, |out, snapshot| renderer.event(out, snapshot));
+    Ok(Reply::text(200, body)
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
 }

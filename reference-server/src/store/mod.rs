@@ -23,17 +23,25 @@ use parking_lot::RwLock;
 pub use rec::{Rec, Rev};
 use slugs::Slugs;
 
+use crate::cache::RenderCache;
 use crate::model::{Event, Id, Image, ImageMeta, ImageSize, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
 
-/// The shared store: one lock, read for reads and write for writes.
+/// The shared store: one lock, read for reads and write for writes; and the cache of what
+/// its records look like rendered (keyed by record revisions, so it needs no lock of the
+/// store's).
 #[derive(Default)]
 pub struct Store {
     data: RwLock<Data>,
+    renders: RenderCache,
 }
 
 impl Store {
     pub fn new(data: Data) -> Store {
-        Store { data: RwLock::new(data) }
+        Store { data: RwLock::new(data), renders: RenderCache::default() }
+    }
+
+    pub fn renders(&self) -> &RenderCache {
+        &self.renders
     }
 
     pub fn read(&self) -> parking_lot::RwLockReadGuard<'_, Data> {

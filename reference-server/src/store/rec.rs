@@ -24,7 +24,6 @@ impl<T> Rec<T> {
         Arc::new(Rec { rev, value })
     }
 
-    #[allow(dead_code)] // read by the render cache
     pub fn rev(&self) -> Rev {
         self.rev
     }
