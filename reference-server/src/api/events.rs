@@ -224,8 +224,9 @@ fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
 }
 
 /// The number of listed events in a plain date window, without walking it: whole local days
-/// well inside the window are summed from the per-day counts; the days near its edges and the
-/// long events are checked one by one. `None` when the window is not a plain one.
+/// well inside the window are summed from the per-day counts, less the long events that start
+/// on those days but end after the window; the days near its edges are checked one by one.
+/// `None` when the window is not a plain one.
 fn counted_total(
     data: &Data,
     lang: crate::model::Lang,
@@ -241,8 +242,8 @@ fn counted_total(
     if !plain {
         return None;
     }
-    // A local start is within 14 hours of the UTC one, and a counted event lasts at most
-    // SHORT_EVENT: events starting on these days are inside the window for sure.
+    // A local start is within 14 hours of the UTC one, and a short event lasts at most
+    // SHORT_EVENT: short events starting on these days are inside the window for sure.
     let slack = chrono::Duration::hours(15);
     let first_day = (from + slack).date().succ_opt()?;
     let last_day = (until - slack - SHORT_EVENT).date().pred_opt()?;
@@ -256,20 +257,21 @@ fn counted_total(
         .sum();
     let inner_start = first_day.and_hms_opt(0, 0, 0)?;
     let inner_end = last_day.succ_opt()?.and_hms_opt(0, 0, 0)?;
+    // Long events of those days that end after the window were counted, and are not in it.
+    let out = data
+        .long_events
+        .range((std::ops::Bound::Excluded((until, Id::MAX)), std::ops::Bound::Unbounded))
+        .filter(|(_, (start, listing))| {
+            (inner_start..inner_end).contains(start) && listing.lang == lang && allowed.contains(&listing.status)
+        })
+        .count();
     let edges = data
         .events_by_start
         .range((from - slack, 0)..(inner_start, 0))
         .chain(data.events_by_start.range((inner_end, 0)..=(until + slack, Id::MAX)))
         .filter(|(_, listing)| listed(listing))
         .count();
-    // Long events starting on the inner days were left out of the day counts.
-    let long = data
-        .long_events
-        .range((inner_start, 0)..(inner_end, 0))
-        .filter_map(|key| data.events_by_start.get(key))
-        .filter(|listing| listed(listing))
-        .count();
-    Some(middle + edges + long)
+    Some(middle.saturating_sub(out) + edges)
 }
 
 /// Which statuses the user sees in lists, and whether unpublished ones must be their own.
@@ -587,3 +589,6 @@ fn distance_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     let a = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlng / 2.0).sin().powi(2);
     6371.0 * 2.0 * a.sqrt().min(1.0).asin()
 }
+
+#[cfg(test)]
+mod tests;

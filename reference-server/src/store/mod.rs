@@ -131,7 +131,7 @@ pub struct Changes {
     pub deleted_term: Option<Id>,
 }
 
-/// Events that last at most this long are counted per day (see `Data::day_counts`).
+/// Events that last longer than this are also indexed by their end (see `Data::long_events`).
 pub const SHORT_EVENT: chrono::Duration = chrono::Duration::days(2);
 
 /// How many post statuses there are (the width of a day count).
@@ -166,12 +166,12 @@ pub struct Data {
     titles: HashMap<(PostKind, Lang, String), BTreeSet<Id>>,
     /// Images by address (an image is made once per address).
     image_urls: HashMap<Box<str>, Id>,
-    /// Listed (not hidden) events of at most `SHORT_EVENT`, counted per language, local start
-    /// day and status: a list's total over whole days is a sum of these, however many events
-    /// the store holds.
+    /// Listed (not hidden) events, counted per language, local start day and status: a list's
+    /// total over whole days is a sum of these, however many events the store holds.
     pub day_counts: BTreeMap<(Lang, NaiveDate), [u32; STATUS_COUNT]>,
-    /// Listed events longer than `SHORT_EVENT`, by local start: checked one by one.
-    pub long_events: BTreeSet<(NaiveDateTime, Id)>,
+    /// Listed events longer than `SHORT_EVENT`, by UTC end and ID, with their local start:
+    /// those that end after a window, although they start inside it, are found here.
+    pub long_events: BTreeMap<(NaiveDateTime, Id), (NaiveDateTime, Listing)>,
 }
 
 impl Data {
@@ -383,7 +383,7 @@ impl Data {
         }
     }
 
-    /// Adds an event to (or takes it from) the per-day counts or the long-event index.
+    /// Adds an event to (or takes it from) the per-day counts and the long-event index.
     fn count_listing(&mut self, event: &Event, add: bool) {
         if event.hide_from_listings {
             return;
@@ -391,11 +391,10 @@ impl Data {
         let id = event.post.id;
         if event.end_utc - event.start_utc > SHORT_EVENT {
             if add {
-                self.long_events.insert((event.start, id));
+                self.long_events.insert((event.end_utc, id), (event.start, Listing::of(event)));
             } else {
-                self.long_events.remove(&(event.start, id));
+                self.long_events.remove(&(event.end_utc, id));
             }
-            return;
         }
         let key = (event.post.lang, event.start.date());
         let counts = self.day_counts.entry(key).or_insert([0; STATUS_COUNT]);
