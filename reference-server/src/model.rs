@@ -115,7 +115,8 @@ pub struct Post {
     pub image: Option<Id>,
     pub password: Option<Box<str>>,
     /// For an item in the trash: what it was before (the CMS keeps both as trash metadata).
-    pub trashed: Option<Trashed>,
+    /// Boxed: few posts are in the trash, and every post stores the field.
+    pub trashed: Option<Box<Trashed>>,
 }
 
 /// The status and slug a post had before it went to the trash.

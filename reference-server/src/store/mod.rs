@@ -144,7 +144,9 @@ pub struct Data {
     next_term_id: Id,
     /// The last revision given to a record.
     last_rev: Rev,
-    kinds: HashMap<Id, PostKind>,
+    /// What each post ID is, by ID (post IDs are given out one after the other, so a byte per
+    /// ID is all this takes).
+    kinds: Vec<Option<PostKind>>,
     pub events: HashMap<Id, Arc<Rec<Event>>>,
     /// Every event by (local start, ID): the order of the events list. The plugin sorts by
     /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
@@ -182,7 +184,7 @@ impl Data {
         let mut data = Data::default();
         for _ in 0..3 {
             let id = data.allocate_post_id();
-            data.kinds.insert(id, PostKind::Page);
+            data.set_kind(id, PostKind::Page);
         }
         // Like the CMS, a medium copy only for images wider than it, and a square thumbnail.
         // The file sizes are those of gradient PNGs of these dimensions (the media library of
@@ -258,8 +260,16 @@ impl Data {
         self.next_term_id
     }
 
+    fn set_kind(&mut self, id: Id, kind: PostKind) {
+        let Ok(at) = usize::try_from(id) else { return };
+        if at >= self.kinds.len() {
+            self.kinds.resize(at + 1, None);
+        }
+        self.kinds[at] = Some(kind);
+    }
+
     pub fn kind(&self, id: Id) -> Option<PostKind> {
-        self.kinds.get(&id).copied()
+        usize::try_from(id).ok().and_then(|at| self.kinds.get(at)).copied().flatten()
     }
 
     /// A new revision, for a record about to be stored.
@@ -319,14 +329,18 @@ impl Data {
     // ----- events -----
 
     /// Inserts or replaces an event, keeping every index and term count in step.
-    pub fn put_event(&mut self, event: Event) {
+    pub fn put_event(&mut self, mut event: Event) {
         let id = event.post.id;
+        // Stored for long: no spare capacity.
+        event.categories.shrink_to_fit();
+        event.tags.shrink_to_fit();
+        event.organizers.shrink_to_fit();
         let old = self.events.remove(&id);
         if let Some(old) = &old {
             self.unlink_event(old);
             self.count_terms(old, -1);
         }
-        self.kinds.insert(id, PostKind::Event);
+        self.set_kind(id, PostKind::Event);
         let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
         self.set_slug(SlugKind::Event, event.post.lang, &old_slug, &event.post.slug, id);
         self.events_by_start.insert((event.start, id), Listing::of(&event));
@@ -415,7 +429,7 @@ impl Data {
     pub fn put_venue(&mut self, venue: Venue) {
         let id = venue.post.id;
         let old = self.venues.get(&id).map(|v| (v.post.slug.to_string(), v.post.lang, title_key(&v.post.title)));
-        self.kinds.insert(id, PostKind::Venue);
+        self.set_kind(id, PostKind::Venue);
         self.index_title(PostKind::Venue, id, old.as_ref().map(|(_, lang, key)| (*lang, key.as_str())), &venue.post);
         let old_slug = old.map(|(slug, ..)| slug).unwrap_or_default();
         self.set_slug(SlugKind::Venue, venue.post.lang, &old_slug, &venue.post.slug, id);
@@ -426,7 +440,7 @@ impl Data {
     pub fn put_organizer(&mut self, organizer: Organizer) {
         let id = organizer.post.id;
         let old = self.organizers.get(&id).map(|o| (o.post.slug.to_string(), o.post.lang, title_key(&o.post.title)));
-        self.kinds.insert(id, PostKind::Organizer);
+        self.set_kind(id, PostKind::Organizer);
         let old_key = old.as_ref().map(|(_, lang, key)| (*lang, key.as_str()));
         self.index_title(PostKind::Organizer, id, old_key, &organizer.post);
         let old_slug = old.map(|(slug, ..)| slug).unwrap_or_default();
@@ -456,7 +470,7 @@ impl Data {
     }
 
     pub fn put_image(&mut self, image: Image) {
-        self.kinds.insert(image.id, PostKind::Image);
+        self.set_kind(image.id, PostKind::Image);
         self.image_urls.entry(image.url.clone()).or_insert(image.id);
         self.images.insert(image.id, Arc::new(image));
     }
@@ -594,7 +608,9 @@ impl Data {
         }
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (self.next_post_id, self.next_term_id).hash(&mut hasher);
-        format!("{:?}", sorted(&self.kinds)).hash(&mut hasher);
+        let kinds: Vec<(usize, PostKind)> =
+            self.kinds.iter().enumerate().filter_map(|(id, kind)| kind.map(|kind| (id, kind))).collect();
+        format!("{kinds:?}").hash(&mut hasher);
         format!("{:?}", sorted(&self.events)).hash(&mut hasher);
         format!("{:?}", self.venues).hash(&mut hasher);
         format!("{:?}", self.organizers).hash(&mut hasher);

@@ -181,7 +181,7 @@ impl<'a> Planner<'a> {
 
     fn set_trashed(&mut self, post: &mut Post, kind: SlugKind, before: Status) {
         let base = crate::store::truncate_slug(&post.slug, crate::store::MAX_SLUG - "__trashed".len()).to_string();
-        post.trashed = Some(Trashed { status: before, slug: post.slug.clone() });
+        post.trashed = Some(Box::new(Trashed { status: before, slug: post.slug.clone() }));
         post.slug = self.slug(kind, post.lang, &format!("{base}__trashed"), post.id);
     }
 }
