@@ -3,6 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use roaring::RoaringBitmap;
 use serde_json::Value;
 
 use super::lists::{list_text, page_links, Page};
@@ -15,7 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
-use crate::store::{Data, Listing, Rec, SlugKind, SHORT_EVENT};
+use crate::store::{search, Data, Flag, Listing, Rec, SlugKind, SHORT_EVENT};
 use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
 use crate::views::{EventSnapshot, Renderer};
 
@@ -345,15 +346,23 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let window = include.is_none().then(|| Window::from_args(ctx, &args));
     let candidates = include.clone().or_else(|| filter.linked_candidates(&data));
     match candidates {
-        Some(ids) => {
-            let mut events: Vec<&Arc<Rec<Event>>> = ids.iter().filter_map(|id| data.events.get(id)).collect();
-            events.sort_by_key(|event| (event.start, event.post.id));
-            events.dedup_by_key(|event| event.post.id);
-            for event in events {
-                if window.as_ref().is_none_or(|window| window.contains(event)) && admits(event) {
-                    keep(event.post.id);
-                }
+        Some(mut ids) => {
+            ids.sort_unstable();
+            ids.dedup();
+            // The candidates that pass, in list order: only those up to the page are sorted.
+            let mut passing: Vec<(chrono::NaiveDateTime, Id)> = ids
+                .iter()
+                .filter_map(|id| data.events.get(id))
+                .filter(|event| window.as_ref().is_none_or(|window| window.contains(event)) && admits(event))
+                .map(|event| (event.start, event.post.id))
+                .collect();
+            let end = page.offset().saturating_add(page.per_page).min(passing.len());
+            if end > 0 {
+                passing.select_nth_unstable(end - 1);
+                passing[..end].sort_unstable();
             }
+            total = passing.len();
+            matched.extend(passing[page.offset().min(end)..end].iter().map(|(_, id)| &data.events[id]));
         }
         None => {
             let window = window.unwrap_or_default();
@@ -374,10 +383,33 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             } else {
                 None
             };
-            for ((_, id), listing) in data.events_by_start.range(from..) {
+            // A list of featured (or ticketed) events walks those only; when the flag is the
+            // only filter, an event without a password is decided by its listing alone.
+            type Walk<'w> = Box<dyn Iterator<Item = (chrono::NaiveDateTime, Id, &'w Listing)> + 'w>;
+            let (walk, flag_only): (Walk, bool) = match filter.flag() {
+                Some(flag) => (
+                    Box::new(
+                        data.flagged
+                            .range((flag, from.0, from.1)..=(flag, chrono::NaiveDateTime::MAX, Id::MAX))
+                            .map(|((_, start, id), listing)| (*start, *id, listing)),
+                    ),
+                    filter.only_flag(),
+                ),
+                None => (
+                    Box::new(data.events_by_start.range(from..).map(|((start, id), listing)| (*start, *id, listing))),
+                    false,
+                ),
+            };
+            // Past the window's end (with room for the 14 hours a local start may be ahead and
+            // for local times that fold back), nothing is in.
+            let last = window.end_max.map(|at| at + chrono::Duration::hours(48));
+            for (start, id, listing) in walk {
+                if last.is_some_and(|last| start > last) {
+                    break;
+                }
                 if listed(listing)
-                    && (trivial || filter.admits(ctx, &data, &data.events[id]))
-                    && keep(*id)
+                    && (trivial || (flag_only && !listing.password) || filter.admits(ctx, &data, &data.events[&id]))
+                    && keep(id)
                     && counted.is_some()
                 {
                     break;
@@ -416,11 +448,50 @@ struct EventFilter<'a> {
     tags: Option<Vec<Id>>,
     venues: Option<Vec<Id>>,
     organizers: Option<Vec<Id>>,
+    /// The search index's answer for the search words, when it can give one.
+    hits: Option<SearchHits>,
     featured: Option<bool>,
     parent: Option<Id>,
     geoloc: Option<bool>,
     near: Option<(f64, f64)>,
     ticketed: Option<bool>,
+}
+
+/// The events that hold every search word: anywhere (`all`, each word in the title, excerpt
+/// or description), and in the title (`title`, what a protected event is matched on).
+struct SearchHits {
+    all: RoaringBitmap,
+    title: RoaringBitmap,
+}
+
+impl SearchHits {
+    fn of(data: &Data, words: &[String]) -> Option<SearchHits> {
+        if words.is_empty() || data.search.overflowed {
+            return None;
+        }
+        let mut hits: Option<SearchHits> = None;
+        for word in words {
+            let found = data.search.matches(word);
+            let all = &found.title | &found.body;
+            match &mut hits {
+                None => hits = Some(SearchHits { all, title: found.title }),
+                Some(hits) => {
+                    hits.all &= all;
+                    hits.title &= found.title;
+                }
+            }
+        }
+        hits
+    }
+
+    fn holds(&self, id: Id, title_only: bool) -> bool {
+        let Some(key) = search::key(id) else { return false };
+        if title_only {
+            self.title.contains(key)
+        } else {
+            self.all.contains(key)
+        }
+    }
 }
 
 /// How far from `geoloc_lat`/`geoloc_lng` a venue may be, in kilometres.
@@ -454,12 +525,12 @@ impl<'a> EventFilter<'a> {
             (Some(lat), Some(lng)) if geo_on => Some((lat, lng)),
             _ => None,
         };
+        let search: Vec<String> =
+            args.str("search").map(|text| text.split_whitespace().map(str::to_lowercase).collect()).unwrap_or_default();
         EventFilter {
             password,
-            search: args
-                .str("search")
-                .map(|text| text.split_whitespace().map(str::to_lowercase).collect())
-                .unwrap_or_default(),
+            hits: SearchHits::of(data, &search),
+            search,
             categories: terms("categories", Taxonomy::Category),
             tags: terms("tags", Taxonomy::Tag),
             venues: ids("venue"),
@@ -472,8 +543,8 @@ impl<'a> EventFilter<'a> {
         }
     }
 
-    /// The events linked to the items a filter names, from the smallest link index that
-    /// applies; `None` when no such filter is given.
+    /// The events linked to the items a filter names or holding the search words, from the
+    /// smallest index that applies; `None` when no such filter is given.
     fn linked_candidates(&self, data: &Data) -> Option<Vec<Id>> {
         let union = |index: &HashMap<Id, BTreeSet<Id>>, keys: &[Id]| -> Vec<Id> {
             let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flatten().copied().collect();
@@ -491,7 +562,37 @@ impl<'a> EventFilter<'a> {
         ]
         .into_iter()
         .filter_map(|(index, keys)| keys.as_ref().map(|keys| union(index, keys)))
+        .chain(self.hits.as_ref().map(|hits| hits.all.iter().map(Id::from).collect()))
         .min_by_key(Vec::len)
+    }
+
+    /// The flag whose index a walk may use: `featured=true` or `ticketed=true`.
+    fn flag(&self) -> Option<Flag> {
+        if self.featured == Some(true) {
+            Some(Flag::Featured)
+        } else if self.ticketed == Some(true) {
+            Some(Flag::Ticketed)
+        } else {
+            None
+        }
+    }
+
+    /// True when the flag of [`EventFilter::flag`] is the only filter on the event itself.
+    fn only_flag(&self) -> bool {
+        let other_flag = match self.flag() {
+            Some(Flag::Featured) => self.ticketed.is_some(),
+            Some(Flag::Ticketed) => self.featured.is_some(),
+            None => return false,
+        };
+        !other_flag
+            && self.search.is_empty()
+            && self.categories.is_none()
+            && self.tags.is_none()
+            && self.venues.is_none()
+            && self.organizers.is_none()
+            && self.parent.is_none()
+            && self.geoloc.is_none()
+            && self.near.is_none()
     }
 
     /// True when no filter looks at the event record itself.
@@ -533,9 +634,15 @@ impl<'a> EventFilter<'a> {
         if protected && self.looks_at_protected() {
             return false;
         }
-        let searched: &[&str] = if protected { &[&post.title] } else { &[&post.title, &post.excerpt, &post.content] };
-        let found = |word: &String| searched.iter().any(|text| contains_ignoring_case(text, word));
-        if !self.search.iter().all(found) {
+        let found = match &self.hits {
+            Some(hits) => hits.holds(post.id, protected),
+            None => {
+                let searched: &[&str] =
+                    if protected { &[&post.title] } else { &[&post.title, &post.excerpt, &post.content] };
+                self.search.iter().all(|word| searched.iter().any(|text| contains_ignoring_case(text, word)))
+            }
+        };
+        if !found {
             return false;
         }
         // Links count only to linked items the caller may read (looked at only when a filter

@@ -9,9 +9,13 @@
 //!
 //! # Layout
 //! - `rec`: `Rec<T>`, a record and its revision.
+//! - `idmap`: records by post ID, as a vector.
 //! - `slugs`: slug owners and free suffixes per kind and language.
+//! - `search`: the word index of event texts behind `search`.
 
+mod idmap;
 mod rec;
+pub mod search;
 mod slugs;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -20,6 +24,7 @@ use std::sync::Arc;
 use chrono::{NaiveDate, NaiveDateTime};
 use parking_lot::RwLock;
 
+pub use idmap::IdMap;
 pub use rec::{Rec, Rev};
 use slugs::Slugs;
 
@@ -82,6 +87,8 @@ pub struct Listing {
     pub lang: Lang,
     pub status: Status,
     pub hidden: bool,
+    /// The event has a password (filters on what it hides then read the record).
+    pub password: bool,
 }
 
 impl Listing {
@@ -93,8 +100,16 @@ impl Listing {
             lang: event.post.lang,
             status: event.post.status,
             hidden: event.hide_from_listings,
+            password: event.post.password.is_some(),
         }
     }
+}
+
+/// An event flag that lists filter on, with an index of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Flag {
+    Featured,
+    Ticketed,
 }
 
 /// The IDs a pending write may give out: the next free post and term IDs, taken in order.
@@ -147,7 +162,7 @@ pub struct Data {
     /// What each post ID is, by ID (post IDs are given out one after the other, so a byte per
     /// ID is all this takes).
     kinds: Vec<Option<PostKind>>,
-    pub events: HashMap<Id, Arc<Rec<Event>>>,
+    pub events: IdMap<Arc<Rec<Event>>>,
     /// Every event by (local start, ID): the order of the events list. The plugin sorts by
     /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
     pub events_by_start: BTreeMap<(NaiveDateTime, Id), Listing>,
@@ -168,9 +183,14 @@ pub struct Data {
     titles: HashMap<(PostKind, Lang, String), BTreeSet<Id>>,
     /// Images by address (an image is made once per address).
     image_urls: HashMap<Box<str>, Id>,
+    /// The events' titles, excerpts and descriptions, by word.
+    pub search: search::SearchIndex,
     /// Listed (not hidden) events, counted per language, local start day and status: a list's
     /// total over whole days is a sum of these, however many events the store holds.
     pub day_counts: BTreeMap<(Lang, NaiveDate), [u32; STATUS_COUNT]>,
+    /// Listed featured and ticketed events, in the order of `events_by_start`: a list filtered
+    /// on the flag walks these only.
+    pub flagged: BTreeMap<(Flag, NaiveDateTime, Id), Listing>,
     /// Listed events longer than `SHORT_EVENT`, by UTC end and ID, with their local start:
     /// those that end after a window, although they start inside it, are found here.
     pub long_events: BTreeMap<(NaiveDateTime, Id), (NaiveDateTime, Listing)>,
@@ -340,6 +360,15 @@ impl Data {
             self.unlink_event(old);
             self.count_terms(old, -1);
         }
+        let (post, old_post) = (&event.post, old.as_ref().map(|old| &old.post));
+        let same_text = old_post
+            .is_some_and(|old| old.title == post.title && old.excerpt == post.excerpt && old.content == post.content);
+        if !same_text {
+            if let Some(old) = &old {
+                self.search.update(old, false);
+            }
+            self.search.update(&event, true);
+        }
         self.set_kind(id, PostKind::Event);
         let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
         self.set_slug(SlugKind::Event, event.post.lang, &old_slug, &event.post.slug, id);
@@ -397,12 +426,23 @@ impl Data {
         }
     }
 
-    /// Adds an event to (or takes it from) the per-day counts and the long-event index.
+    /// Adds an event to (or takes it from) the per-day counts, the flag indexes and the
+    /// long-event index.
     fn count_listing(&mut self, event: &Event, add: bool) {
         if event.hide_from_listings {
             return;
         }
         let id = event.post.id;
+        for (flag, set) in [(Flag::Featured, event.featured), (Flag::Ticketed, event.ticketed)] {
+            if !set {
+                continue;
+            }
+            if add {
+                self.flagged.insert((flag, event.start, id), Listing::of(event));
+            } else {
+                self.flagged.remove(&(flag, event.start, id));
+            }
+        }
         if event.end_utc - event.start_utc > SHORT_EVENT {
             if add {
                 self.long_events.insert((event.end_utc, id), (event.start, Listing::of(event)));
@@ -611,7 +651,8 @@ impl Data {
         let kinds: Vec<(usize, PostKind)> =
             self.kinds.iter().enumerate().filter_map(|(id, kind)| kind.map(|kind| (id, kind))).collect();
         format!("{kinds:?}").hash(&mut hasher);
-        format!("{:?}", sorted(&self.events)).hash(&mut hasher);
+        let events: Vec<(Id, &Arc<Rec<Event>>)> = self.events.iter().collect();
+        format!("{events:?}").hash(&mut hasher);
         format!("{:?}", self.venues).hash(&mut hasher);
         format!("{:?}", self.organizers).hash(&mut hasher);
         format!("{:?}", self.terms).hash(&mut hasher);
