@@ -6,7 +6,7 @@
 //! never served from an old rendering: its new revision simply misses, and the old entry ages
 //! out. Nothing here depends on who asks: only what every reader sees alike is cached.
 //!
-//! Memory is bounded: entries are evicted in CLOCK order (an entry used since it was last
+//! Memory is bounded (32 MiB of fragments, what some ten thousand events take): entries are evicted in CLOCK order (an entry used since it was last
 //! looked at gets a second chance) once their total size passes the budget, and an entry
 //! larger than a quarter of the budget is not kept at all.
 
@@ -19,7 +19,7 @@ use crate::model::Id;
 use crate::store::Rev;
 
 /// The budget of the cache, in bytes of fragments (plus a fixed cost per entry).
-pub const DEFAULT_BUDGET: usize = 64 * 1024 * 1024;
+pub const DEFAULT_BUDGET: usize = 32 * 1024 * 1024;
 
 /// What an entry costs besides its bytes (key, map slot, queue slot, allocation headers).
 const ENTRY_OVERHEAD: usize = 96;

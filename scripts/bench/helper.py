@@ -113,11 +113,12 @@ def read_meta(meta_path):
 
 
 def read_memory(memory_path):
+    """Rows of seeded sizes; `api` rows (events created through the API) are `read_api_memory`'s."""
     memory = []
     with open(memory_path) as handle:
         for line in handle:
             fields = line.rstrip("\n").split("\t")
-            if len(fields) != 5:
+            if len(fields) != 5 or fields[0] == "api":
                 continue
             events, seconds, empty, seeded, end = fields
             events, empty, seeded, end = int(events), int(empty), int(seeded), int(end)
@@ -129,6 +130,27 @@ def read_memory(memory_path):
                     "rss_seeded_kb": seeded,
                     "rss_end_kb": end,
                     "bytes_per_event": round((seeded - empty) * 1024 / events) if events else None,
+                }
+            )
+    return memory
+
+
+def read_api_memory(memory_path):
+    memory = []
+    with open(memory_path) as handle:
+        for line in handle:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 5 or fields[0] != "api":
+                continue
+            _, events, seconds, before, after = fields
+            events, before, after = int(events), int(before), int(after)
+            memory.append(
+                {
+                    "events": events,
+                    "create_seconds": float(seconds),
+                    "rss_empty_kb": before,
+                    "rss_after_kb": after,
+                    "bytes_per_event": round((after - before) * 1024 / events) if events else None,
                 }
             )
     return memory
@@ -183,6 +205,13 @@ def print_table(rows, meta):
             f"{memory['rss_seeded_kb'] / 1024:.1f} MB seeded, {memory['rss_end_kb'] / 1024:.1f} MB after the run; "
             + (f"{per_event / 1024:.2f} KiB per stored event" if per_event is not None else "")
         )
+    for memory in meta.get("api_memory", []):
+        per_event = memory.get("bytes_per_event")
+        print(
+            f"{memory['events']:>9,} events created through the API (short texts) in {memory['create_seconds']:.1f} s: "
+            f"RSS {memory['rss_empty_kb'] / 1024:.1f} MB before, {memory['rss_after_kb'] / 1024:.1f} MB after; "
+            + (f"{per_event / 1024:.2f} KiB per stored event" if per_event is not None else "")
+        )
     print(
         f"\nwrk -t{meta['threads']} -c{meta['connections']} -d{meta['duration']} (creates also with -c{meta['create_connections']}); "
         + (f"nice {meta['nice']}; " if meta.get("nice") else "")
@@ -194,6 +223,7 @@ def print_table(rows, meta):
 def report(tsv_path, memory_path, meta_path, out_path):
     meta = read_meta(meta_path)
     meta["memory"] = read_memory(memory_path)
+    meta["api_memory"] = read_api_memory(memory_path)
     rows = []
     with open(tsv_path) as handle:
         for line in handle:

@@ -133,7 +133,7 @@ fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let id = write::event::plan_create(&mut planner, &args)?;
     let changes = planner.finish();
     data.apply(changes);
-    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false);
+    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false).written();
     drop(data);
     Ok(event_reply(ctx, 201, &snapshot))
 }
@@ -155,7 +155,7 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     write::event::plan_update(&mut planner, &args, id)?;
     let changes = planner.finish();
     data.apply(changes);
-    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false);
+    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false).written();
     drop(data);
     Ok(event_reply(ctx, 200, &snapshot))
 }

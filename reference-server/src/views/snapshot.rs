@@ -44,7 +44,8 @@ pub struct EventSnapshot {
     pub protected: bool,
     /// A single read: with `json_ld` (and the venue's and organizers').
     pub single: bool,
-    /// The record is not (yet, or any longer) the store's: its rendering is not cached.
+    /// The record's own fragments are not kept in the cache: it is not (yet, or any longer)
+    /// the store's, or the answer is a write's (reads fill the cache, writes do not).
     pub detached: bool,
 }
 
@@ -53,6 +54,13 @@ impl EventSnapshot {
     /// hides.
     pub fn take(ctx: &Ctx, data: &Data, event: &Arc<Rec<Event>>, protected: bool, single: bool) -> EventSnapshot {
         EventSnapshot::build(ctx, data, event.clone(), protected, single, false)
+    }
+
+    /// The same, for a write's answer: what the write stored is not kept rendered (the cache
+    /// is for what is read again).
+    pub fn written(mut self) -> EventSnapshot {
+        self.detached = true;
+        self
     }
 
     /// A record the store does not hold as it is here (a trashed event's answer, shown before
