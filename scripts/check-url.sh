@@ -9,16 +9,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --release -q -p reference-server -p conformance
-target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
-bin="${target_dir:-target}/release"
+# shellcheck source=lib/cargo-bin.sh
+source scripts/lib/cargo-bin.sh
+conformance="$(cargo_bin conformance)"
 
 if [[ -n "${BASE_URL:-}" ]]; then
-    exec "$bin/conformance" --base-url "$BASE_URL" "$@"
+    exec "$conformance" --base-url "$BASE_URL" "$@"
 fi
 
 out="$(mktemp)"
-"$bin/reference-server" --listen 127.0.0.1:0 >"$out" 2>"$out.err" &
+"$(cargo_bin reference-server)" --listen 127.0.0.1:0 >"$out" 2>"$out.err" &
 server_pid=$!
 stop() {
     kill "$server_pid" 2>/dev/null || true
@@ -46,7 +46,7 @@ base_url="${api_url%/calendar/events/v1}"
 echo "check-url: reference server (pid $server_pid) at $base_url" >&2
 
 status=0
-"$bin/conformance" --base-url "$base_url" \
+"$conformance" --base-url "$base_url" \
     --auth administrator=admin:admin-password \
     --auth editor=editor:editor-password \
     --auth author=author:author-password \

@@ -29,7 +29,9 @@ source scripts/lib/venv.sh
 ensure_tool schemathesis 'schemathesis>=4.32,<5'
 
 echo "fuzz: building the reference server" >&2
-cargo build --quiet -p reference-server
+# shellcheck source=lib/cargo-bin.sh
+source scripts/lib/cargo-bin.sh
+server="$(cargo_bin reference-server)"
 mkdir -p "$REPORTS"
 server_out="$(mktemp)"
 server_pid=""
@@ -42,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-RUST_LOG="${FUZZ_SERVER_LOG:-info}" target/debug/reference-server --listen 127.0.0.1:0 --demo >"$server_out" 2>"$REPORTS/server.log" &
+RUST_LOG="${FUZZ_SERVER_LOG:-info}" "$server" --listen 127.0.0.1:0 --demo >"$server_out" 2>"$REPORTS/server.log" &
 server_pid=$!
 api=""
 for _ in $(seq 1 100); do

@@ -12,7 +12,9 @@ VENV="${VALIDATE_VENV:-.venv}"
 source scripts/lib/venv.sh
 ensure_tool openapi-spec-validator 'openapi-spec-validator>=0.7,<1'
 
-cargo build --quiet -p reference-server
+# shellcheck source=lib/cargo-bin.sh
+source scripts/lib/cargo-bin.sh
+server="$(cargo_bin reference-server)"
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
@@ -24,7 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-target/debug/reference-server --listen 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
+"$server" --listen 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 api=""
 for _ in $(seq 1 100); do

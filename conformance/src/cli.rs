@@ -1,94 +1,273 @@
-//! Command-line options: the runner's own, plus libtest's (filter, `--exact`, `--skip`,
-//! `--list`, `--ignored`, `--test-threads`, `--format`, `--nocapture`, ...).
+//! Command-line options: the runner's own, grouped as `--help` shows them, then the usual
+//! options of a cargo test harness (filter, `--exact`, `--skip`, `--list`, `--test-threads`,
+//! `--format`, ...), which keep working so that `cargo test -- FILTER` and CI tools that speak
+//! libtest can drive the suite.
 
 use std::path::PathBuf;
 
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use crate::harness::Format;
 use crate::model::Level;
 
-/// Runs the conformance suite against an implementation of the events-calendar interface.
-///
-/// Without --base-url it starts the reference server in-process, a fresh one for each case.
-/// `conformance schema` prints the JSON Schema of case files; `conformance coverage` prints
-/// which parts of the interface the cases cover (`conformance coverage --help`).
+/// Longest request timeout accepted, in seconds (a day).
+pub const MAX_TIMEOUT: f64 = 86_400.0;
+
+/// The default cap on a response body, in MiB.
+pub const DEFAULT_MAX_RESPONSE_MIB: u64 = 64;
+
+const LONG_ABOUT: &str = "\
+Runs the conformance suite of the events-calendar REST interface: the case files it carries
+(built in; --version names them) or those of --cases DIR, each case one test, against an
+implementation at --base-url or, by default, against a fresh reference server started
+in-process for each case. It prints one line per case, the failures with their requests as curl
+commands, the share of passing cases per level (must, should, may) and a verdict: the
+implementation conforms when every must case passes.
+
+Commands:
+  conformance [OPTIONS] [FILTER]     run the cases (this page)
+  conformance coverage [OPTIONS]     which routes, parameters, fields and errors the cases cover
+  conformance diff --a URL --b URL   send the cases' requests to two implementations, compare
+  conformance schema                 print the JSON Schema of case files, for editors
+  conformance cases export DIR       write the built-in case files into DIR, to read or change";
+
+/// The runner's command line.
 #[derive(Parser, Debug)]
-#[command(name = "conformance", version)]
+#[command(name = "conformance", version, about = LONG_ABOUT, long_about = LONG_ABOUT, max_term_width = 100)]
 pub struct Cli {
-    /// `{base_url}` of the implementation under test, e.g. http://localhost:8080/wp-json.
-    /// Before the first case the runner checks that {base_url}/{namespace} answers the
-    /// namespace index and that every --auth is accepted.
-    #[arg(long, value_name = "URL")]
+    /// `{base_url}` of the implementation under test, e.g.
+    /// http://localhost:8080/wp-json. Before the first case the runner checks that
+    /// {base_url}/{namespace} answers the namespace index and that every --auth is
+    /// accepted. Without it, cases run against the embedded reference server.
+    #[arg(verbatim_doc_comment, long, value_name = "URL", help_heading = "The implementation")]
     pub base_url: Option<String>,
 
-    /// The credentials of a role (NAME: administrator, editor, author, contributor or
-    /// subscriber) that cases send with `auth: NAME`; repeatable. Cases that need a role
-    /// without credentials are skipped.
-    #[arg(long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth)]
+    /// The credentials of a role that cases send with `auth: NAME` (NAME: a
+    /// credential name, listed below); repeatable. The environment variable
+    /// CONFORMANCE_AUTH_NAME (e.g. CONFORMANCE_AUTH_EDITOR=USER:PASSWORD) gives
+    /// them too, out of sight of other processes. Cases that need a role without
+    /// credentials are skipped.
+    #[arg(verbatim_doc_comment, long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth, help_heading = "The implementation")]
     pub auth: Vec<(String, String, String)>,
 
+    /// Features the implementation lacks (comma-separated; listed below): cases
+    /// that require them are skipped.
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "FEATURES",
+        value_delimiter = ',',
+        help_heading = "The implementation"
+    )]
+    pub without: Vec<String>,
+
     /// The route namespace.
-    #[arg(long, default_value = "calendar/events/v1")]
+    #[arg(verbatim_doc_comment, long, default_value = "calendar/events/v1", help_heading = "The implementation")]
     pub namespace: String,
 
     /// The name the implementation gives the language parameter.
-    #[arg(long, default_value = "multilingual_language")]
+    #[arg(verbatim_doc_comment, long, default_value = "multilingual_language", help_heading = "The implementation")]
     pub language_param: String,
 
-    /// Features the implementation lacks (comma-separated, e.g. geoloc,tickets; the list is
-    /// below): cases that require them are skipped.
-    #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
-    pub without: Vec<String>,
-
-    /// A shell command that empties the outside server's store; run before each case that
-    /// requires fresh-store (those cases then run one at a time).
-    #[arg(long, value_name = "CMD")]
+    /// A shell command that empties the outside server's store; run before each
+    /// case that requires fresh-store (those cases then run one at a time).
+    #[arg(verbatim_doc_comment, long, value_name = "CMD", help_heading = "The implementation")]
     pub reset_command: Option<String>,
 
-    /// Timeout of each request, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    /// Timeout of each request, in seconds (up to a day).
+    #[arg(verbatim_doc_comment, long, value_name = "SECONDS", default_value = "30", value_parser = parse_timeout, help_heading = "The implementation")]
     pub timeout: f64,
 
-    /// The folder of case files.
-    #[arg(long, value_name = "DIR")]
+    /// The largest response body read, in MiB; a bigger one fails its step.
+    #[arg(verbatim_doc_comment, long, value_name = "MIB", default_value_t = DEFAULT_MAX_RESPONSE_MIB, value_parser = clap::value_parser!(u64).range(1..=4096), help_heading = "The implementation")]
+    pub max_response_size: u64,
+
+    /// Also check every JSON answer against the OpenAPI document the implementation
+    /// serves at {base_url}/{namespace}/doc (its schema for the route, method and
+    /// status); an answer that differs fails its step.
+    #[arg(verbatim_doc_comment, long, help_heading = "The implementation")]
+    pub check_doc: bool,
+
+    /// Skip the cleanup steps, so that what the cases created stays for inspection
+    /// (with --base-url only: the embedded server of a case stops when the case
+    /// ends).
+    #[arg(verbatim_doc_comment, long, help_heading = "The implementation")]
+    pub keep_data: bool,
+
+    /// A folder of case files to run instead of the built-in suite.
+    #[arg(verbatim_doc_comment, long, value_name = "DIR", help_heading = "Which cases")]
     pub cases: Option<PathBuf>,
 
     /// Run only cases of these levels (comma-separated: must, should, may).
-    #[arg(long, value_name = "LEVELS", value_delimiter = ',', value_parser = parse_level)]
+    #[arg(verbatim_doc_comment, long, value_name = "LEVELS", value_delimiter = ',', value_parser = parse_level, help_heading = "Which cases")]
     pub level: Vec<Level>,
 
-    /// Write a JUnit XML report to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-
-    /// Write a JSON report to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-
-    /// A file of test names known to fail (one a line, `#` comments).
-    #[arg(long, value_name = "FILE")]
+    /// A file of test names known to fail (one a line, `#` comments): they do not
+    /// fail the run, and one that passes does.
+    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Which cases")]
     pub expectations: Option<PathBuf>,
 
+    /// Write a JUnit XML report to FILE.
+    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Reports")]
+    pub junit: Option<PathBuf>,
+
+    /// Write a JSON report to FILE (bodies of failing steps only; see --json-full).
+    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Reports")]
+    pub json: Option<PathBuf>,
+
+    /// Keep the bodies of every step in the JSON report, passing ones included.
+    #[arg(verbatim_doc_comment, long, requires = "json", help_heading = "Reports")]
+    pub json_full: bool,
+
+    /// Write an HTML report to FILE: one page, no outside assets.
+    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Reports")]
+    pub html: Option<PathBuf>,
+
+    /// Write one shell script per failing case into DIR: every step as curl,
+    /// captured values filled in, after the command that starts the same server.
+    #[arg(verbatim_doc_comment, long, value_name = "DIR", help_heading = "Reports")]
+    pub repro: Option<PathBuf>,
+
+    /// Show passwords in reports and scripts (they are replaced by *** otherwise).
+    #[arg(verbatim_doc_comment, long, help_heading = "Reports")]
+    pub show_credentials: bool,
+
     #[command(flatten)]
-    pub libtest: libtest_mimic::Arguments,
+    pub harness: HarnessArgs,
+}
+
+/// The options every cargo test harness takes.
+#[derive(Args, Debug, Default)]
+#[command(next_help_heading = "Test-harness options (as for any `cargo test`)")]
+pub struct HarnessArgs {
+    /// Run only the cases whose name (`FILE::CASE NAME`) contains FILTER.
+    #[arg(verbatim_doc_comment, value_name = "FILTER")]
+    pub filter: Option<String>,
+
+    /// FILTER must be a whole name, as --list prints it.
+    #[arg(verbatim_doc_comment, long)]
+    pub exact: bool,
+
+    /// Skip the cases whose name contains this text (repeatable).
+    #[arg(verbatim_doc_comment, long, value_name = "TEXT")]
+    pub skip: Vec<String>,
+
+    /// List the selected cases' names, one a line, and run nothing.
+    #[arg(verbatim_doc_comment, long)]
+    pub list: bool,
+
+    /// How many cases run at once (default: the number of cores).
+    #[arg(verbatim_doc_comment, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub test_threads: Option<u16>,
+
+    /// Output: pretty (a line per case), terse (a character per case) or json
+    /// (libtest's events).
+    #[arg(verbatim_doc_comment, long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+
+    /// Terse output.
+    #[arg(verbatim_doc_comment, short, long)]
+    pub quiet: bool,
+
+    /// Colour: auto, always or never.
+    #[arg(verbatim_doc_comment, long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorWhen,
+
+    /// Run only ignored tests (no case is ignored: this selects nothing).
+    #[arg(verbatim_doc_comment, long)]
+    pub ignored: bool,
+
+    /// Also run ignored tests (no case is ignored: this changes nothing).
+    #[arg(verbatim_doc_comment, long)]
+    pub include_ignored: bool,
+
+    /// Accepted for compatibility; the runner never captures output.
+    #[arg(verbatim_doc_comment, long)]
+    pub nocapture: bool,
+
+    /// Accepted for compatibility.
+    #[arg(verbatim_doc_comment, long)]
+    pub show_output: bool,
+
+    // Options cargo or CI tools may pass to any test harness; accepted and ignored.
+    #[arg(long, hide = true)]
+    pub bench: bool,
+    #[arg(long, hide = true)]
+    pub test: bool,
+    #[arg(short = 'Z', hide = true, value_name = "FLAG")]
+    pub unstable: Vec<String>,
+    #[arg(long, hide = true, value_name = "PATH")]
+    pub logfile: Option<String>,
+    #[arg(long, hide = true)]
+    pub report_time: bool,
+    #[arg(long, hide = true)]
+    pub ensure_time: bool,
+    #[arg(long, hide = true)]
+    pub force_run_in_process: bool,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to colour output going to a stream that is (or is not) a terminal.
+    pub fn wanted(self, terminal: bool) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
+}
+
+impl HarnessArgs {
+    /// True when the selection options leave this name out.
+    pub fn is_filtered_out(&self, name: &str) -> bool {
+        if let Some(filter) = &self.filter {
+            let hit = if self.exact { name == filter } else { name.contains(filter.as_str()) };
+            if !hit {
+                return true;
+            }
+        }
+        if self.skip.iter().any(|skip| if self.exact { name == skip } else { name.contains(skip.as_str()) }) {
+            return true;
+        }
+        // No case is marked ignored.
+        self.ignored
+    }
+
+    /// The output format.
+    pub fn format(&self) -> Format {
+        if self.quiet {
+            Format::Terse
+        } else {
+            self.format.unwrap_or(Format::Pretty)
+        }
+    }
 }
 
 impl Cli {
     /// The selection options given, for the message of a selection that matches nothing.
     pub fn selection_text(&self) -> String {
-        let libtest = &self.libtest;
+        let harness = &self.harness;
         let mut parts = Vec::new();
-        if let Some(filter) = &libtest.filter {
-            parts.push(format!("the filter {filter:?}{}", if libtest.exact { " (--exact)" } else { "" }));
+        if let Some(filter) = &harness.filter {
+            parts.push(format!("the filter {filter:?}{}", if harness.exact { " (--exact)" } else { "" }));
         }
-        for skip in &libtest.skip {
+        for skip in &harness.skip {
             parts.push(format!("--skip {skip:?}"));
         }
         if !self.level.is_empty() {
             let levels: Vec<&str> = self.level.iter().map(|l| l.name()).collect();
             parts.push(format!("--level {}", levels.join(",")));
         }
-        if libtest.ignored {
+        if harness.ignored {
             parts.push("--ignored (no case is marked ignored)".into());
         }
         if parts.is_empty() {
@@ -99,23 +278,63 @@ impl Cli {
     }
 }
 
-/// What `--help` prints after the options.
+/// What `--help` prints after the options, wrapped to 90 columns.
 fn after_help() -> String {
-    format!(
-        "{}\n{}\nExit status: 0 when every selected case passed (expected failures aside), 101 when a case failed, \
-         2 when case files could not be loaded, the options are wrong or nothing was selected.",
+    wrap(&format!(
+        "{}\n{}\nExit status: 0 when every selected case passed, was skipped or failed as --expectations \
+         expects; 101 when a case failed (at any level: --level must gates on the verdict alone); 2 when \
+         case files could not be loaded, an option is wrong, nothing was selected or pre-flight failed.\n\n\
+         Examples:\n  conformance                                     # every case, embedded reference server\n  \
+         conformance --base-url http://host/wp-json --auth editor=USER:PASS --html report.html\n  \
+         conformance 'events/create::' --repro repro/    # one file's cases; a script per failure\n  \
+         conformance --list | grep venues                # the names --exact and FILTER take\n  \
+         conformance cases export my-cases/              # the built-in case files, to read or change",
         crate::features::help(),
         crate::credentials::help()
-    )
+    ))
+}
+
+/// Wraps lines longer than 90 characters at spaces; a continuation lines up with the text
+/// after the first run of two spaces (a definition list) or with the line's indentation.
+fn wrap(text: &str) -> String {
+    const WIDTH: usize = 90;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.chars().count() <= WIDTH {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let hang = line[indent..]
+            .find("  ")
+            .map(|i| indent + i + 2 + line[indent + i + 2..].len() - line[indent + i + 2..].trim_start().len())
+            .unwrap_or(indent);
+        let pad = " ".repeat(hang);
+        let mut current = " ".repeat(indent);
+        for word in line.trim_start().split(' ') {
+            if !current.trim().is_empty() && current.chars().count() + 1 + word.chars().count() > WIDTH {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = pad.clone();
+            } else if !current.trim().is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push_str(current.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// Parses the runner's command line (`args[0]` is the program name).
 pub fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
-    let matches = Cli::command().after_help(after_help()).try_get_matches_from(args)?;
+    let matches = Cli::command().after_long_help(after_help()).after_help(after_help()).try_get_matches_from(args)?;
     Cli::from_arg_matches(&matches)
 }
 
-fn parse_auth(text: &str) -> Result<(String, String, String), String> {
+pub(crate) fn parse_auth(text: &str) -> Result<(String, String, String), String> {
     let (name, rest) = text.split_once('=').ok_or("expected NAME=USER:PASSWORD")?;
     let (user, password) = rest.split_once(':').ok_or("expected NAME=USER:PASSWORD")?;
     if name.is_empty() || user.is_empty() {
@@ -124,9 +343,24 @@ fn parse_auth(text: &str) -> Result<(String, String, String), String> {
     Ok((name.to_string(), user.to_string(), password.to_string()))
 }
 
-fn parse_level(text: &str) -> Result<Level, String> {
+pub(crate) fn parse_level(text: &str) -> Result<Level, String> {
     Level::parse(text.trim()).ok_or_else(|| format!("unknown level `{text}`: use must, should or may"))
 }
+
+/// A timeout in seconds: a number above 0 and at most a day (a bigger one cannot become a
+/// `Duration` on every platform, and no request needs it).
+pub(crate) fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= MAX_TIMEOUT => Ok(seconds),
+        _ => Err(format!("expected a number of seconds above 0 and at most {MAX_TIMEOUT}")),
+    }
+}
+
+/// Prints the JSON Schema of case files on standard output. YAML editors use it to complete
+/// and check case files; the repository keeps a copy as docs/case.schema.json.
+#[derive(Parser, Debug)]
+#[command(name = "conformance schema", version)]
+pub struct SchemaCli {}
 
 /// Reads the case files (without running them) and prints, for every route × method, list
 /// parameter, write field (create and update) and error code of the interface, how many cases
@@ -134,26 +368,134 @@ fn parse_level(text: &str) -> Result<Level, String> {
 #[derive(Parser, Debug)]
 #[command(
     name = "conformance coverage",
+    version,
     after_help = "Exit status: 0 when every item of the interface has a case, 1 when an item has none, 2 when case files could not be loaded or the options are wrong."
 )]
 pub struct CoverageCli {
-    /// The folder of case files.
-    #[arg(long, value_name = "DIR")]
+    /// A folder of case files to measure instead of the built-in suite.
+    #[arg(verbatim_doc_comment, long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
 
     /// Also write the matrix as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
+    #[arg(verbatim_doc_comment, long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 
     /// The route namespace (to recognise `url` requests inside it).
-    #[arg(long, default_value = "calendar/events/v1")]
+    #[arg(verbatim_doc_comment, long, default_value = "calendar/events/v1")]
     pub namespace: String,
 
     /// The name the implementation gives the language parameter (the item's name).
-    #[arg(long, default_value = "multilingual_language")]
+    #[arg(verbatim_doc_comment, long, default_value = "multilingual_language")]
     pub language_param: String,
 
     /// Colour: auto, always or never.
-    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
-    pub color: String,
+    #[arg(verbatim_doc_comment, long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorWhen,
+}
+
+/// The case files the runner carries (built in when it was built; --version names them).
+#[derive(Parser, Debug)]
+#[command(name = "conformance cases", version)]
+pub struct CasesCli {
+    #[command(subcommand)]
+    pub command: CasesCommand,
+}
+
+/// What `conformance cases` does.
+#[derive(Subcommand, Debug)]
+pub enum CasesCommand {
+    /// Write the built-in case files into DIR, under their names in cases/.
+    ///
+    /// Writes the built-in case files into DIR (created if missing) under their names in
+    /// cases/, to read them, or change them and run the copy with --cases DIR. Without
+    /// --force, a file of DIR that has the name of a case file stops the export before
+    /// anything is written. Other files of DIR are left alone.
+    #[command(verbatim_doc_comment)]
+    Export {
+        /// The folder to write into.
+        dir: PathBuf,
+        /// Replace files of DIR that have the name of a case file of the suite.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_args(args: &[&str]) -> Result<Cli, clap::Error> {
+        let args: Vec<std::ffi::OsString> =
+            std::iter::once("conformance").chain(args.iter().copied()).map(Into::into).collect();
+        parse(&args)
+    }
+
+    #[test]
+    fn timeouts_and_thread_counts_are_bounded() {
+        assert!(parse_args(&["--timeout", "1e20"]).is_err(), "R2: 1e20 s used to panic");
+        assert!(parse_args(&["--timeout", "0"]).is_err());
+        assert!(parse_args(&["--timeout", "NaN"]).is_err());
+        assert_eq!(parse_args(&["--timeout", "0.5"]).unwrap().timeout, 0.5);
+        assert!(parse_args(&["--test-threads", "0"]).is_err(), "R3: 0 threads used to hang");
+        assert_eq!(parse_args(&["--test-threads", "3"]).unwrap().harness.test_threads, Some(3));
+    }
+
+    #[test]
+    fn harness_options_keep_working() {
+        let cli = parse_args(&[
+            "--exact",
+            "a::b",
+            "--skip",
+            "x",
+            "--format",
+            "terse",
+            "-Z",
+            "unstable-options",
+            "--bench",
+            "--nocapture",
+        ])
+        .unwrap();
+        assert!(!cli.harness.is_filtered_out("a::b"));
+        assert!(cli.harness.is_filtered_out("a::bc"));
+        assert_eq!(cli.harness.format(), Format::Terse);
+        let cli = parse_args(&["b", "--skip", "ab"]).unwrap();
+        assert!(cli.harness.is_filtered_out("ab"));
+        assert!(!cli.harness.is_filtered_out("cb"));
+    }
+
+    #[test]
+    fn the_help_reads_top_to_bottom() {
+        let mut command = Cli::command().after_help(after_help()).after_long_help(after_help());
+        for help in [command.render_help().to_string(), command.render_long_help().to_string()] {
+            check_order(&help);
+        }
+    }
+
+    fn check_order(help: &str) {
+        let order = [
+            "Runs the conformance suite",
+            "conformance coverage",
+            "conformance schema",
+            "conformance cases export DIR",
+            "The implementation:",
+            "--base-url",
+            "Which cases:",
+            "Reports:",
+            "--repro",
+            "Test-harness options (as for any `cargo test`):",
+            "--exact",
+            "Features (for --without",
+            "Credential names",
+            "Exit status:",
+        ];
+        let mut from = 0;
+        for needle in order {
+            let at =
+                help[from..].find(needle).unwrap_or_else(|| panic!("{needle:?} missing or out of order in:\n{help}"));
+            from += at;
+        }
+        for hidden in ["--bench", "--logfile", "-Z"] {
+            assert!(!help.contains(hidden), "{hidden} is for tools, not users:\n{help}");
+        }
+    }
 }

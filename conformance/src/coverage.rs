@@ -28,8 +28,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use reference_server::interface::{self, Method, Op, Resource, Route, ERRORS, ROUTES};
 
 use crate::model::{Body, CaseFile, Request, Step, Target};
+use crate::node::{Key, Node, NodeKind};
 use crate::template::{Part, Template};
-use crate::yaml::{Key, Node, NodeKind};
 
 /// The name cases give the language parameter (the runner renames it to `--language-param`).
 pub const LANGUAGE_KEY: &str = crate::template::DEFAULT_LANGUAGE_PARAM;
@@ -291,6 +291,11 @@ fn family_name(resource: Resource) -> &'static str {
 
 /// Computes the coverage of the interface by `files`.
 pub fn compute(files: &[CaseFile], options: &Options) -> Coverage {
+    compute_refs(&files.iter().collect::<Vec<_>>(), options)
+}
+
+/// [`compute`] over borrowed files.
+pub fn compute_refs(files: &[&CaseFile], options: &Options) -> Coverage {
     let mut coverage = Coverage::empty(options);
     coverage.files = files.len();
     for file in files {
@@ -571,6 +576,15 @@ fn address(request: &Request, options: &Options) -> Option<Address> {
     }
 }
 
+/// The route a request addresses, as `METHOD /path` with the interface's placeholders
+/// (`POST /events/<id>`); the method the server treats it as (`_method`, the override header).
+/// `None` when the request is outside the interface's routes (the REST root, a wrong path).
+pub fn route_label(request: &Request, options: &Options) -> Option<String> {
+    let address = address(request, options)?;
+    let method = effective_method(request, &address.query)?;
+    Some(format!("{} {}", method.name(), shown_path(address.route)))
+}
+
 /// Counts per section, for summaries: `(name, covered, total)`.
 pub fn totals(coverage: &Coverage) -> Vec<(&'static str, usize, usize)> {
     coverage.sections.iter().map(|s| (s.kind.name(), s.covered(), s.items.len())).collect()
@@ -621,6 +635,7 @@ mod tests {
 
     fn url(text: &str) -> Option<(Resource, RouteTarget)> {
         let request = Request {
+            at: crate::yaml::Pos::NONE,
             method: "GET".into(),
             target: Target::Url(Template::parse(text).unwrap()),
             lang: None,

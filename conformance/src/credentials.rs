@@ -42,6 +42,36 @@ pub fn check_given(name: &str) -> Result<(), String> {
     }
 }
 
+/// The environment variable that may hold a role's credentials as `USER:PASSWORD`:
+/// `CONFORMANCE_AUTH_EDITOR`. A CI job passes its secrets that way, so that no password is on
+/// a command line, where other processes of the machine can read it.
+pub fn env_var(role: &str) -> String {
+    format!("CONFORMANCE_AUTH_{}", role.to_ascii_uppercase())
+}
+
+/// Credentials from the environment (`get` reads a variable) for the roles `given` lacks:
+/// (role, user, password). An empty variable counts as unset, as CI systems give an unset
+/// secret as an empty text. The error names the variable, never its value.
+pub fn from_env(
+    given: impl Fn(&str) -> bool,
+    get: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<Vec<(String, String, String)>, String> {
+    let mut out = Vec::new();
+    for role in ROLES.iter().copied().filter(|role| !given(role)) {
+        let var = env_var(role);
+        let Some(value) = get(&var).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let bad = || format!("{var} must be USER:PASSWORD (the user not empty)");
+        let value = value.into_string().map_err(|_| bad())?;
+        match value.split_once(':') {
+            Some((user, password)) if !user.is_empty() => out.push((role.to_string(), user.into(), password.into())),
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
+}
+
 fn step_roles(step: &Step, out: &mut BTreeSet<&'static str>) {
     if let Some(Ok(Some(role))) = step.request.auth.as_deref().map(role_of) {
         out.insert(role);
@@ -135,5 +165,26 @@ mod tests {
             note(&lacking, 1),
             "note: no credentials for author and subscriber: 1 case that needs them is skipped (give --auth ROLE=USER:PASSWORD)"
         );
+    }
+
+    #[test]
+    fn credentials_come_from_the_environment_for_roles_not_given() {
+        let env = |var: &str| -> Option<std::ffi::OsString> {
+            match var {
+                "CONFORMANCE_AUTH_ADMINISTRATOR" => Some("root:pa:ss".into()),
+                "CONFORMANCE_AUTH_EDITOR" => Some("ed:from-env".into()),
+                "CONFORMANCE_AUTH_AUTHOR" => Some("".into()),
+                _ => None,
+            }
+        };
+        let found = from_env(|role| role == "editor", env).unwrap();
+        assert_eq!(found, [("administrator".to_string(), "root".to_string(), "pa:ss".to_string())]);
+        let bad = |var: &str| (var == "CONFORMANCE_AUTH_SUBSCRIBER").then(|| "secret-without-user".into());
+        assert_eq!(
+            from_env(|_| false, bad).unwrap_err(),
+            "CONFORMANCE_AUTH_SUBSCRIBER must be USER:PASSWORD (the user not empty)",
+            "the value is not shown"
+        );
+        assert!(from_env(|_| false, |v: &str| (v == "CONFORMANCE_AUTH_AUTHOR").then(|| ":x".into())).is_err());
     }
 }

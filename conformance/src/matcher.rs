@@ -10,6 +10,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::pattern::{describe, to_json, CmpOp, JsonType, Matcher, Pat, UrlPat};
+pub use crate::show::compact;
+use crate::yaml::Pos;
 
 /// One difference between a pattern and a value.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -18,24 +20,14 @@ pub struct Mismatch {
     pub path: String,
     pub expected: String,
     pub actual: String,
+    /// Where the expectation stands in the case file (`Pos::NONE` when unknown).
+    #[serde(skip)]
+    pub at: Pos,
 }
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{}: expected {}, got {}", self.path, self.expected, self.actual)
-    }
-}
-
-const MAX_SHOWN: usize = 160;
-
-/// Compact JSON, cut to a readable length.
-pub fn compact(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > MAX_SHOWN {
-        let cut: String = text.chars().take(MAX_SHOWN).collect();
-        format!("{cut}…")
-    } else {
-        text
     }
 }
 
@@ -76,7 +68,7 @@ pub fn matches(pat: &Pat, actual: Option<&Value>) -> bool {
 }
 
 fn push(out: &mut Vec<Mismatch>, path: &str, expected: String, actual: String) {
-    out.push(Mismatch { path: path.to_string(), expected, actual });
+    out.push(Mismatch { path: path.to_string(), expected, actual, at: Pos::NONE });
 }
 
 /// Numbers compare by value (`1` equals `1.0`); everything else by equality.
@@ -451,13 +443,13 @@ fn overlay(entries: &[(String, Pat)], actual: Option<&Value>, exact: bool) -> Ma
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::env::{Binding, Env};
+    use crate::node::Node;
     use crate::pattern::build;
-    use crate::template::{Binding, Env};
-    use crate::yaml::Node;
     use serde_json::json;
 
     fn pat(yaml: &str) -> Pat {
-        let node: Node = serde_yaml_ng::from_str(yaml).unwrap();
+        let node = Node::parse_str(yaml);
         crate::pattern::check(&node).unwrap();
         let mut env = Env::new(chrono::Utc::now());
         env.set("ev", Binding::Data(json!({"id": 5, "$weird": 1})));
@@ -613,7 +605,7 @@ mod tests {
     #[test]
     fn load_checks() {
         let bad = |yaml: &str| {
-            let node: Node = serde_yaml_ng::from_str(yaml).unwrap();
+            let node = Node::parse_str(yaml);
             crate::pattern::check(&node).unwrap_err().message
         };
         assert!(bad("{$type: integer, id: 1}").contains("mixes"));

@@ -8,8 +8,10 @@ use std::fmt;
 
 use serde_json_path::JsonPath;
 
-use crate::template::{Env, Template};
-use crate::yaml::{Key, Node};
+use crate::env::Env;
+use crate::node::{Key, Node};
+use crate::template::Template;
+use crate::yaml::Pos;
 
 /// How much a case weighs in the verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -140,7 +142,7 @@ impl PathExpr {
         if let Some(path) = &self.compiled {
             return Ok(path.clone());
         }
-        let text = env.render_text(&self.template).map_err(|e| format!("template error: {e}"))?;
+        let text = env.render_text(&self.template).map_err(|e| e.to_string())?;
         JsonPath::parse(&text)
             .map_err(|e| format!("the JSONPath `{}` gives `{text}`, which does not parse: {e}", self.source))
     }
@@ -157,6 +159,8 @@ pub enum Capture {
 
 #[derive(Debug)]
 pub struct Request {
+    /// Where the request starts in the case file.
+    pub at: Pos,
     pub method: String,
     pub target: Target,
     pub lang: Option<Template>,

@@ -7,8 +7,9 @@
 use regex::Regex;
 use serde_json::{Map, Number, Value};
 
-use crate::template::{Env, Resolved};
-use crate::yaml::{Key, Node, NodeKind};
+use crate::env::{Env, Resolved};
+use crate::node::{Key, Node, NodeKind};
+use crate::yaml::Pos;
 
 /// A pattern ready to be matched.
 #[derive(Clone, Debug)]
@@ -122,12 +123,12 @@ pub const MATCHERS: &[&str] = &[
 /// A pattern that cannot be built, blamed on a node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternError {
-    pub id: usize,
+    pub at: Pos,
     pub message: String,
 }
 
-fn err<T>(id: usize, message: impl Into<String>) -> Result<T, PatternError> {
-    Err(PatternError { id, message: message.into() })
+fn err<T>(at: Pos, message: impl Into<String>) -> Result<T, PatternError> {
+    Err(PatternError { at, message: message.into() })
 }
 
 /// Converts data (a captured value) into a pattern: objects match as subsets, `$` keys are
@@ -184,7 +185,7 @@ impl Builder<'_> {
         let Some(env) = self.env else {
             return Ok(unescape_key(&key.text));
         };
-        let text = env.render_key(key).map_err(|e| PatternError { id: key.id, message: e.0 })?;
+        let text = env.render_key(key).map_err(|e| PatternError { at: key.at, message: e.0 })?;
         Ok(if key.text.starts_with("$$") { unescape_key(&text) } else { text })
     }
 
@@ -198,12 +199,12 @@ impl Builder<'_> {
                     return Ok(Pat::Eq(Value::String(template.source.clone())));
                 };
                 if let Some(expr) = template.single_expr() {
-                    return match env.eval(expr).map_err(|e| PatternError { id: node.id, message: e.0 })? {
+                    return match env.eval(expr).map_err(|e| PatternError { at: node.at, message: e.0 })? {
                         Resolved::Data(value) => Ok(from_data(&value)),
                         Resolved::Pattern(inner) => self.pattern(inner),
                     };
                 }
-                let text = env.render_text(template).map_err(|e| PatternError { id: node.id, message: e.0 })?;
+                let text = env.render_text(template).map_err(|e| PatternError { at: node.at, message: e.0 })?;
                 Ok(Pat::Eq(Value::String(text)))
             }
             NodeKind::Array(items) => {
@@ -220,7 +221,7 @@ impl Builder<'_> {
                 }
                 if let Some((plain, _)) = entries.iter().find(|(k, _)| !is_matcher_key(&k.text)) {
                     return err(
-                        plain.id,
+                        plain.at,
                         format!(
                             "this object mixes matcher keys ({}) with the plain key `{}`: put the matchers in \
                              their own object under the key they test, or write `$${}` for a literal `$` key",
@@ -242,12 +243,12 @@ impl Builder<'_> {
     /// The argument as data, or `None` when checking a templated argument.
     fn data(&self, node: &Node) -> Result<Option<Value>, PatternError> {
         match self.env {
-            Some(env) => env.render_data(node).map(Some).map_err(|e| PatternError { id: node.id, message: e.0 }),
+            Some(env) => env.render_data(node).map(Some).map_err(|e| PatternError { at: node.at, message: e.0 }),
             None if has_templates(node) => Ok(None),
             None => Ok(Some(
                 Env::new(chrono::Utc::now())
                     .render_data(node)
-                    .map_err(|e| PatternError { id: node.id, message: e.0 })?,
+                    .map_err(|e| PatternError { at: node.at, message: e.0 })?,
             )),
         }
     }
@@ -262,11 +263,11 @@ impl Builder<'_> {
                 return match self.pattern(arg)? {
                     Pat::Array(items) => Ok(items),
                     _ if self.env.is_none() => Ok(Vec::new()),
-                    _ => err(arg.id, format!("`{key}` needs a list, and `{}` is not one", t.source)),
+                    _ => err(arg.at, format!("`{key}` needs a list, and `{}` is not one", t.source)),
                 };
             }
         }
-        err(arg.id, format!("`{key}` takes a list of patterns, e.g. `{key}: [1, 2]`"))
+        err(arg.at, format!("`{key}` takes a list of patterns, e.g. `{key}: [1, 2]`"))
     }
 
     fn matcher(&self, key: &Key, arg: &Node) -> Result<Matcher, PatternError> {
@@ -287,14 +288,14 @@ impl Builder<'_> {
                         Some(t) => types.push(t),
                         None => {
                             return err(
-                                arg.id,
+                                arg.at,
                                 format!("unknown type {n} for `$type`: use {}", JsonType::NAMES.join(", ")),
                             )
                         }
                     }
                 }
                 if types.is_empty() {
-                    return err(arg.id, "`$type` needs at least one type");
+                    return err(arg.at, "`$type` needs at least one type");
                 }
                 Matcher::Type(types)
             }
@@ -303,16 +304,16 @@ impl Builder<'_> {
                     return Ok(Matcher::Any);
                 };
                 let Some(text) = value.as_str() else {
-                    return err(arg.id, "`$regex` takes a string");
+                    return err(arg.at, "`$regex` takes a string");
                 };
                 match Regex::new(text) {
                     Ok(re) => Matcher::Regex(re),
-                    Err(e) => return err(arg.id, format!("bad `$regex`: {e}")),
+                    Err(e) => return err(arg.at, format!("bad `$regex`: {e}")),
                 }
             }
             "$any" | "$absent" => {
                 if !matches!(arg.kind, NodeKind::Bool(true)) {
-                    return err(arg.id, format!("`{name}` takes only `true` (write `{name}: true`)"));
+                    return err(arg.at, format!("`{name}` takes only `true` (write `{name}: true`)"));
                 }
                 if name == "$any" {
                     Matcher::Any
@@ -336,18 +337,18 @@ impl Builder<'_> {
                 match self.data(arg)? {
                     None => Matcher::Cmp(op, Number::from(0)),
                     Some(Value::Number(n)) => Matcher::Cmp(op, n),
-                    Some(other) => return err(arg.id, format!("`{name}` takes a number, got {other}")),
+                    Some(other) => return err(arg.at, format!("`{name}` takes a number, got {other}")),
                 }
             }
             "$exact" => match self.pattern(arg)? {
                 Pat::Object(entries) => Matcher::Exact(entries),
                 _ if self.env.is_none() && has_templates(arg) => Matcher::Exact(Vec::new()),
-                _ => return err(arg.id, "`$exact` takes an object pattern, e.g. `$exact: {id: 1}`"),
+                _ => return err(arg.at, "`$exact` takes an object pattern, e.g. `$exact: {id: 1}`"),
             },
             "$url" => Matcher::Url(self.url(arg)?),
             other => {
                 return err(
-                    key.id,
+                    key.at,
                     format!(
                         "unknown matcher `{other}`: use one of {}, or write `$${}` for a literal key",
                         MATCHERS.join(", "),
@@ -368,14 +369,14 @@ impl Builder<'_> {
                         "path" => path = Some(Box::new(self.pattern(value)?)),
                         "query" => {
                             let NodeKind::Object(params) = &value.kind else {
-                                return err(value.id, "`query` of `$url` takes a map of parameter to pattern");
+                                return err(value.at, "`query` of `$url` takes a map of parameter to pattern");
                             };
                             for (name, p) in params {
                                 query.push((self.key(name)?, self.pattern(p)?));
                             }
                         }
                         other => {
-                            return err(key.id, format!("unknown key `{other}` in `$url`: use `path` and `query`"))
+                            return err(key.at, format!("unknown key `{other}` in `$url`: use `path` and `query`"))
                         }
                     }
                 }
@@ -385,11 +386,11 @@ impl Builder<'_> {
                 None => Ok(UrlPat::Full(String::new())),
                 Some(Value::String(text)) => {
                     if reqwest::Url::parse(&text).is_err() {
-                        return err(arg.id, format!("`$url` needs an absolute URL, got {text:?}"));
+                        return err(arg.at, format!("`$url` needs an absolute URL, got {text:?}"));
                     }
                     Ok(UrlPat::Full(text))
                 }
-                Some(other) => err(arg.id, format!("`$url` takes a URL string or {{path, query}}, got {other}")),
+                Some(other) => err(arg.at, format!("`$url` takes a URL string or {{path, query}}, got {other}")),
             },
         }
     }
@@ -452,5 +453,5 @@ fn matcher_json(m: &Matcher) -> (&'static str, Value) {
 
 /// A short description of what a pattern expects.
 pub fn describe(pat: &Pat) -> String {
-    crate::matcher::compact(&to_json(pat))
+    crate::show::compact(&to_json(pat))
 }

@@ -11,7 +11,8 @@
 use reqwest::{Client, StatusCode};
 use serde_json::Value;
 
-use crate::runner::{describe_error, Endpoint};
+use crate::runner::send::describe_error;
+use crate::runner::Endpoint;
 
 /// The most of an answer pre-flight reads: a namespace index is far smaller.
 const MAX_BODY: usize = 4 * 1024 * 1024;

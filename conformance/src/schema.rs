@@ -85,7 +85,7 @@ pub fn schema() -> Value {
                         "type": "object",
                         "additionalProperties": {"type": "string"}
                     },
-                    "repeat": {"description": "Run this step N times, with {{index}}.", "type": "integer", "minimum": 0},
+                    "repeat": {"description": "Run this step N times (at most 1000), with {{index}}.", "type": "integer", "minimum": 0, "maximum": 1000},
                     "foreach": {"description": "A list variable: run once per element, with {{item}} and {{index}}.", "type": "string"}
                 },
                 "not": {"required": ["repeat", "foreach"]}

@@ -93,6 +93,18 @@ async fn handle(request: Request<Body>, log: Arc<Mutex<Vec<String>>>, next: Arc<
                 .unwrap()
         }
         ("GET", "/text") => reply(200, "text/plain", "hello, not json".into()),
+        ("GET", "/huge") => reply(200, "application/json", format!("{{\"a\":\"{}\"}}", "h".repeat(3 << 20))),
+        ("GET", "/bad-utf8") => Response::builder()
+            .status(200)
+            .header("content-type", "application/json")
+            .body(Body::from(b"{\"a\": \"caf\xe9\"}".to_vec()))
+            .unwrap(),
+        ("GET", "/refuse") => reply(
+            400,
+            "application/json",
+            json!({"code": "rest_forbidden", "message": "Sorry, you are not allowed to do that.", "data": {"status": 400}})
+                .to_string(),
+        ),
         ("GET", "/slow") => {
             tokio::time::sleep(Duration::from_secs(3)).await;
             reply(200, "application/json", "{}".into())
@@ -205,7 +217,10 @@ fn every_feature_works_against_a_mock() {
     assert!(out.contains("ignored (requires tickets, which --without names)"), "{out}");
     assert!(out.contains("ignored (requires fresh-store: give --reset-command"), "{out}");
     assert!(out.contains("conformance: must: 5/5 (2 skipped), should: 0/0, may: 0/0"), "{out}");
-    assert!(out.trim_end().ends_with("verdict: CONFORMS: every must case passed"), "{out}");
+    assert!(
+        out.trim_end().ends_with("verdict: CONFORMS: every must case passed; exit status 0: no case failed"),
+        "{out}"
+    );
     let report = read_json(&report_path);
     assert_eq!(report["conforms"], true);
     let first = case(&report, "features::create, capture by path and header, read back");
@@ -270,17 +285,28 @@ fn failing_cases_are_reported_with_paths_expected_and_actual() {
     assert!(out.contains("$.nothing: expected 1, got nothing (the path selects no node)"), "{out}");
     assert!(out.contains("unexpected pass: broken::listed but passes"), "{out}");
     assert!(out.contains("warning: broken::cleanup failure does not fail the case: cleanup did not go well"), "{out}");
-    assert!(out.contains("expectations: 1 expected failures, 1 unexpected passes"), "{out}");
-    assert!(out.contains("verdict: DOES NOT CONFORM: 5 of 5 must cases failed"), "{out}");
+    // One final line: the verdict, and why the exit status is what it is (the expectations once).
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.trim_end().lines().last().unwrap_or_default();
+    let expectations_file = expectations.display();
+    assert_eq!(
+        last,
+        format!(
+            "verdict: DOES NOT CONFORM: 5 of 5 must cases failed (should 100%, may 50%); exit status 101: 5 must cases failed \
+             that the expectations do not list; 1 case listed in {expectations_file} passed (remove it from the list)"
+        )
+    );
+    assert!(!out.lines().any(|l| l.starts_with("expectations:")), "said once, in the final line: {out}");
 
     let report = read_json(&report_path);
     let deep = case(&report, "broken::deep mismatch");
     assert_eq!(deep["outcome"], "failed");
     assert_eq!(deep["level"], "must");
-    assert!(deep["mismatches"]
-        .as_array()
-        .unwrap()
-        .contains(&json!({"path": "$.venue.id", "expected": "12", "actual": "13"})));
+    // Each mismatch names the line of the case file its expectation comes from.
+    let file = cases.join("broken.yaml").display().to_string();
+    let venue = json!({"path": "$.venue.id", "expected": "12", "actual": "13", "location": format!("{file}:10:30")});
+    assert!(deep["mismatches"].as_array().unwrap().contains(&venue), "{}", deep["mismatches"]);
+    assert!(out.contains(&format!("$.venue.id: expected 12, got 13 (at {file}:10:30)")), "{out}");
     let timeout = case(&report, "broken::timeout");
     assert_eq!(timeout["outcome"], "error");
     assert_eq!(case(&report, "broken::cleanup failure does not fail the case")["outcome"], "passed");
@@ -446,9 +472,22 @@ fn credential_names_are_checked() {
 fn libtest_arguments_work() {
     let cases = fixtures("embedded");
     let dir = cases.to_str().unwrap();
-    let output = conformance(&["--cases", dir, "--list"]);
+    // --list prints the names --exact takes.
+    let output = conformance(&["--cases", dir, "--list", "--format", "terse"]);
     let out = text(&output);
-    assert!(out.contains("[must] reference::create and delete a category: test"), "{out}");
+    assert!(out.lines().any(|l| l == "reference::create and delete a category: test"), "{out}");
+    for line in out.lines() {
+        let name = line.strip_suffix(": test").expect("NAME: test");
+        let output = conformance(&["--cases", dir, "--exact", name]);
+        assert!(text(&output).contains("1 passed; 0 failed"), "{name}: {}", text(&output));
+    }
+    // Not a terminal: result lines are not padded.
+    let output = conformance(&["--cases", dir]);
+    assert!(
+        text(&output).contains("test [must] reference::a fresh store lists no events ... ok\n"),
+        "{}",
+        text(&output)
+    );
     let output = conformance(&["--cases", dir, "--exact", "reference::a fresh store lists no events"]);
     let out = text(&output);
     assert!(out.contains("1 passed; 0 failed; 0 ignored; 0 measured; 2 filtered out"), "{out}");
@@ -475,11 +514,10 @@ fn nothing_to_run_is_an_error() {
         assert_eq!(out.trim().lines().count(), 1, "one line: {out}");
         assert!(out.contains(message), "{out}");
     };
-    // No cases folder (the default one, from a folder that has none).
+    // No cases folder; a folder without case files, and case files without cases.
     let empty = temp("empty-folder");
     std::fs::create_dir_all(&empty).unwrap();
-    expect_2(conformance_in(&empty, &[]), "error: no cases folder at cases: run from the repository's root");
-    // A folder without case files, and case files without cases.
+    expect_2(conformance_in(&empty, &["--cases", "cases"]), "error: no cases folder at cases");
     expect_2(conformance(&["--cases", empty.to_str().unwrap()]), "no case file in");
     let hollow = temp("hollow");
     std::fs::create_dir_all(&hollow).unwrap();
@@ -514,7 +552,69 @@ fn the_cargo_test_gate_passes_an_empty_selection() {
 }
 
 #[test]
+fn a_misbehaving_server_gets_clear_errors_and_reports_keep_passwords_out() {
+    let report_path = temp("hostile.json");
+    let cases = fixtures("hostile");
+    let base = base_url();
+    let args = |extra: &[&str]| {
+        let mut args =
+            vec!["--cases", cases.to_str().unwrap(), "--base-url", &base, "--auth", "editor=editor:editor-password"];
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let json_arg = report_path.to_str().unwrap().to_string();
+    let output = conformance(
+        &args(&["--max-response-size", "1", "--keep-data", "--json", &json_arg, "--json-full"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(101), "{out}");
+    // R1: a response over the cap stops being read.
+    assert!(out.contains("/huge is larger than 1 MiB: it was not read further (raise --max-response-size)"), "{out}");
+    // R5: invalid UTF-8 is not JSON, and says so.
+    assert!(out.contains("$: expected a JSON body, got a body that is not valid UTF-8 (byte 10 of 13"), "{out}");
+    // A refused request shows the error code and message next to the status.
+    assert!(
+        out.contains("status: expected 200, got 400 (code rest_forbidden: Sorry, you are not allowed to do that.)"),
+        "{out}"
+    );
+    // Passwords: masked in the terminal and in the JSON report (passing steps included).
+    assert!(out.contains("curl -i -u 'editor:***'"), "{out}");
+    let report = std::fs::read_to_string(&report_path).unwrap();
+    for text in [&out, &report] {
+        assert!(!text.contains("editor-password"), "{text}");
+    }
+    // --keep-data: the cleanup did not run.
+    let report: Value = serde_json::from_str(&report).unwrap();
+    let kept = case(&report, "answers::the data stays with keep-data");
+    assert_eq!(kept["cleanup"][0]["skipped"], "--keep-data", "{kept}");
+    let id = serde_json::from_str::<Value>(kept["steps"][0]["body"].as_str().unwrap()).unwrap()["id"].clone();
+    let log = mock().log.lock().unwrap().clone();
+    assert!(!log.contains(&format!("DELETE {NS}/things/{id}")), "{log:?}");
+
+    // --show-credentials shows them.
+    let output =
+        conformance(&args(&["--show-credentials", "a refusal"]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(text(&output).contains("curl -i -u editor:editor-password"), "{}", text(&output));
+    // --keep-data needs an outside server.
+    let output = conformance(&["--cases", cases.to_str().unwrap(), "--keep-data"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("--keep-data goes with --base-url"), "{}", text(&output));
+}
+
+#[test]
 fn wrong_options_exit_with_2() {
+    // R2 and R3: a huge timeout used to panic, zero threads to hang.
+    for (args, message) in [
+        (&["--timeout", "1e20"][..], "expected a number of seconds above 0 and at most 86400"),
+        (&["--test-threads", "0"], "0 is not in 1..=65535"),
+    ] {
+        let output = conformance(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(text(&output).contains(message), "{}", text(&output));
+    }
     assert_eq!(conformance(&["--timeout", "-1"]).status.code(), Some(2));
     assert_eq!(conformance(&["--cases", "/nonexistent/cases"]).status.code(), Some(2));
     assert_eq!(conformance(&["--no-such-option"]).status.code(), Some(2));

@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
+use parking_lot::RwLock;
 
 use crate::auth::{User, Users};
 use crate::config::Config;
@@ -10,25 +11,56 @@ use crate::dates::Zone;
 use crate::model::Lang;
 use crate::store::Store;
 
-/// The server's clock: real time, or a fixed start that runs on from `--clock`.
-#[derive(Clone, Debug)]
+/// The server's clock: real time, or an instant that runs on from when it was set (`--clock`,
+/// the admin API), or an instant that stands still (frozen through the admin API).
+#[derive(Debug)]
 pub struct Clock {
-    start: Option<(DateTime<Utc>, Instant)>,
+    mode: RwLock<ClockMode>,
+}
+
+/// How the clock tells the time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockMode {
+    Real,
+    /// It was `at` when the process's monotonic clock read `since`.
+    Running {
+        at: DateTime<Utc>,
+        since: Instant,
+    },
+    Frozen(DateTime<Utc>),
 }
 
 impl Clock {
     pub fn new(start: Option<DateTime<Utc>>) -> Clock {
-        Clock { start: start.map(|at| (at, Instant::now())) }
+        let mode = match start {
+            Some(at) => ClockMode::Running { at, since: Instant::now() },
+            None => ClockMode::Real,
+        };
+        Clock { mode: RwLock::new(mode) }
     }
 
     /// Now, in UTC, to the second.
     pub fn now(&self) -> NaiveDateTime {
-        let now = match self.start {
-            Some((at, started)) => at + chrono::Duration::from_std(started.elapsed()).unwrap_or_default(),
-            None => Utc::now(),
-        };
-        let naive = now.naive_utc();
+        let naive = self.instant().naive_utc();
         naive - chrono::Duration::nanoseconds(i64::from(chrono::Timelike::nanosecond(&naive)))
+    }
+
+    /// Now, to the nanosecond.
+    pub fn instant(&self) -> DateTime<Utc> {
+        match *self.mode.read() {
+            ClockMode::Real => Utc::now(),
+            ClockMode::Running { at, since } => at + chrono::Duration::from_std(since.elapsed()).unwrap_or_default(),
+            ClockMode::Frozen(at) => at,
+        }
+    }
+
+    pub fn mode(&self) -> ClockMode {
+        *self.mode.read()
+    }
+
+    /// Sets the clock (the admin API).
+    pub fn set(&self, mode: ClockMode) {
+        *self.mode.write() = mode;
     }
 }
 

@@ -108,16 +108,17 @@ impl Users {
             return Ok(None);
         };
         let Some(user) = self.users.iter().find(|user| user.name == name) else {
-            return Err(ApiError::of(&errors::INVALID_USERNAME));
+            return Err(ApiError::of(&errors::INVALID_USERNAME).because(format!("no user is named {name:?}")));
         };
         if !constant_time_eq(user.password.as_bytes(), password.as_bytes()) {
-            return Err(ApiError::of(&errors::INCORRECT_PASSWORD));
+            return Err(ApiError::of(&errors::INCORRECT_PASSWORD).because(format!("wrong password for user {name:?}")));
         }
         Ok(Some(user))
     }
 }
 
-fn decode_basic(header: &str) -> Option<(String, String)> {
+/// The name and password of Basic credentials (`None` for anything else).
+pub fn decode_basic(header: &str) -> Option<(String, String)> {
     let (scheme, encoded) = header.trim().split_once(' ')?;
     if !scheme.eq_ignore_ascii_case("basic") {
         return None;

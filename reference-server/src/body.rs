@@ -55,15 +55,44 @@ pub struct ReadBody {
     _held: Option<OwnedSemaphorePermit>,
 }
 
+/// How much of a refused (too large) body is read and thrown away, at most, before answering.
+const DRAIN_LIMIT: usize = 32 * 1024 * 1024;
+
+/// How long draining a refused body may take, at most (the body timeout, if shorter, wins).
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+
 /// Reads a whole body within the size limit, the timeout and the budget.
-pub async fn read_body(body: Incoming, budget: &BodyBudget, timeout: Duration) -> Result<ReadBody, BodyError> {
-    if body.size_hint().lower() > BODY_LIMIT as u64 {
-        return Err(BodyError::TooLarge);
+pub async fn read_body(mut body: Incoming, budget: &BodyBudget, timeout: Duration) -> Result<ReadBody, BodyError> {
+    let result = if body.size_hint().lower() > BODY_LIMIT as u64 {
+        Err(BodyError::TooLarge)
+    } else {
+        tokio::time::timeout(timeout, read_within_budget(&mut body, budget)).await.unwrap_or(Err(BodyError::TimedOut))
+    };
+    if matches!(result, Err(BodyError::TooLarge)) {
+        drain(&mut body, timeout.min(DRAIN_TIME)).await;
     }
-    tokio::time::timeout(timeout, read_within_budget(body, budget)).await.unwrap_or(Err(BodyError::TimedOut))
+    result
 }
 
-async fn read_within_budget(mut body: Incoming, budget: &BodyBudget) -> Result<ReadBody, BodyError> {
+/// Reads and throws away what is left of a refused body, within bounds of bytes and time and
+/// holding no memory. A client is usually still sending when the 413 is decided; closing the
+/// connection with its bytes unread makes the kernel reset it, and the client then sees a
+/// broken pipe instead of the answer (RFC 9112, section 9.6).
+async fn drain(body: &mut Incoming, wait: Duration) {
+    let _ = tokio::time::timeout(wait, async {
+        let mut left = DRAIN_LIMIT;
+        while let Some(Ok(frame)) = body.frame().await {
+            let Ok(data) = frame.into_data() else { continue };
+            if data.len() >= left {
+                break;
+            }
+            left -= data.len();
+        }
+    })
+    .await;
+}
+
+async fn read_within_budget(body: &mut Incoming, budget: &BodyBudget) -> Result<ReadBody, BodyError> {
     let mut buffer = BytesMut::new();
     let mut held: Option<OwnedSemaphorePermit> = None;
     let mut held_bytes = 0usize;

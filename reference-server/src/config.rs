@@ -1,9 +1,12 @@
 //! Everything the command line (or an embedding program) can set.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+
+pub use crate::faults::RuleSpec as FaultRule;
 
 /// A role of the CMS's permission model, from most to least powerful.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -167,6 +170,18 @@ pub struct Config {
     /// Origins whose browser requests may read answers and write (`Access-Control-Allow-Origin`
     /// with credentials). Empty: every origin, as the CMS does (see the README for the risk).
     pub cors_origins: Vec<String>,
+    /// Keep the store in this file across restarts; `None`: in memory only.
+    pub state: Option<PathBuf>,
+    /// Compact the state file once the records since its image pass this many bytes (and the
+    /// image's own size).
+    pub state_compact_bytes: u64,
+    /// Serve the admin API and the request journal page under `/__admin`.
+    pub admin: bool,
+    /// Fault rules from the start, and the seed their draws start from.
+    pub faults: Vec<FaultRule>,
+    pub fault_seed: u64,
+    /// How many requests the request journal keeps.
+    pub journal_size: usize,
 }
 
 impl Default for Config {
@@ -185,6 +200,12 @@ impl Default for Config {
             features: Features::default(),
             limits: Limits::default(),
             cors_origins: Vec::new(),
+            state: None,
+            state_compact_bytes: 4 * 1024 * 1024,
+            admin: false,
+            faults: Vec::new(),
+            fault_seed: 0,
+            journal_size: 1000,
         }
     }
 }

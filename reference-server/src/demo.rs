@@ -941,7 +941,13 @@ const EVENTS: &[EventSpec] = &[
 /// Fills the store with the demo calendar.
 pub fn load(app: &App) {
     let mut data = app.store.write();
-    let mut builder = Builder::new(app, &mut data);
+    fill(app, &mut data);
+}
+
+/// Adds the demo calendar to `data` (a store being built: an admin reset builds it aside and
+/// swaps it in whole).
+pub fn fill(app: &App, data: &mut Data) {
+    let mut builder = Builder::new(app, data);
     for spec in ORGANIZERS {
         builder.organizer(spec);
     }

@@ -18,6 +18,9 @@ pub struct ApiError {
     pub data: Vec<(&'static str, Value)>,
     /// Members added beside `code`, `message` and `data` (rare: `term_exists`).
     pub extra: Vec<(&'static str, Value)>,
+    /// Which check refused and why, in words, for the request journal (never sent: the
+    /// answer is the CMS's). `None`: the message says it.
+    pub reason: Option<String>,
 }
 
 /// One rejected parameter: its message and, for rules that explain themselves, the detail error.
@@ -26,12 +29,20 @@ pub struct InvalidParam {
     pub name: String,
     pub message: String,
     pub detail: Option<Box<(String, Value)>>,
+    /// What is wrong with the value, in words, for the request journal ("not a date").
+    pub reason: Option<String>,
 }
 
 impl InvalidParam {
     /// The generic "Invalid parameter." of a rule that only says no.
     pub fn plain(name: &str) -> InvalidParam {
-        InvalidParam { name: name.to_string(), message: "Invalid parameter.".to_string(), detail: None }
+        InvalidParam { name: name.to_string(), message: "Invalid parameter.".to_string(), detail: None, reason: None }
+    }
+
+    /// Says what is wrong with the value, for the request journal.
+    pub fn because(mut self, reason: impl Into<String>) -> InvalidParam {
+        self.reason = Some(reason.into());
+        self
     }
 
     /// A type error, as the CMS's schema validation words it.
@@ -42,6 +53,7 @@ impl InvalidParam {
             name: name.to_string(),
             message,
             detail: Some(Box::new(("rest_invalid_type".to_string(), detail))),
+            reason: Some(format!("not of type {type_name}")),
         }
     }
 
@@ -51,6 +63,7 @@ impl InvalidParam {
             name: name.to_string(),
             message: message.to_string(),
             detail: Some(Box::new((code.to_string(), data))),
+            reason: None,
         }
     }
 }
@@ -64,6 +77,21 @@ impl ApiError {
             message: kind.message.to_string(),
             data: Vec::new(),
             extra: Vec::new(),
+            reason: None,
+        }
+    }
+
+    /// Records which check refused and why, for the request journal; the answer is unchanged.
+    pub fn because(mut self, reason: impl Into<String>) -> ApiError {
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// The refusal in words: the recorded reason, or else the message without its markup.
+    pub fn reason_in_words(&self) -> String {
+        match &self.reason {
+            Some(reason) => reason.clone(),
+            None => strip_markup(&self.message),
         }
     }
 
@@ -97,7 +125,8 @@ impl ApiError {
     }
 
     pub fn missing_params(names: &[String]) -> ApiError {
-        ApiError::detailed(&errors::MISSING_PARAM, names.join(", ")).with_data("params", json!(names))
+        let reason = names.iter().map(|name| format!("{name}: missing (required)")).collect::<Vec<_>>().join("; ");
+        ApiError::detailed(&errors::MISSING_PARAM, names.join(", ")).with_data("params", json!(names)).because(reason)
     }
 
     /// The HTTP request itself cannot be read: malformed (400), too slow (408), a URI too long
@@ -125,9 +154,15 @@ impl ApiError {
         }
         // The CMS renders an empty PHP array, so no details is `[]`, not `{}`.
         let details = if details.is_empty() { json!([]) } else { Value::Object(details) };
+        let reason = params
+            .iter()
+            .map(|param| format!("{}: {}", param.name, param.reason.as_deref().unwrap_or(&param.message)))
+            .collect::<Vec<_>>()
+            .join("; ");
         ApiError::detailed(&errors::INVALID_PARAM, names.join(", "))
             .with_data("params", Value::Object(messages))
             .with_data("details", details)
+            .because(reason)
     }
 
     pub fn invalid_param(name: &str) -> ApiError {
@@ -154,6 +189,21 @@ impl ApiError {
     }
 }
 
+/// Text without its HTML tags (`<strong>Error:</strong> Unknown…` → `Error: Unknown…`).
+fn strip_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Shorthand for handler results.
 pub type ApiResult<T> = Result<T, ApiError>;
 
@@ -176,6 +226,24 @@ mod tests {
         let body = ApiError::invalid_params(&[InvalidParam::wrong_type("image", "string")]).to_json();
         assert_eq!(body["data"]["params"]["image"], "image is not of type string.");
         assert_eq!(body["data"]["details"]["image"]["code"], "rest_invalid_type");
+    }
+
+    #[test]
+    fn reasons_name_each_argument_and_never_reach_the_answer() {
+        let error = ApiError::invalid_params(&[
+            InvalidParam::plain("start_date").because("not a date"),
+            InvalidParam::wrong_type("page", "integer"),
+        ]);
+        assert_eq!(error.reason_in_words(), "start_date: not a date; page: not of type integer");
+        assert!(!error.to_json().to_string().contains("not a date"));
+        assert_eq!(
+            ApiError::of(&errors::INVALID_USERNAME).reason_in_words(),
+            "Error: Unknown username. Check again or try your email address."
+        );
+        assert_eq!(
+            ApiError::forbidden(true).because("subscriber may not create events").reason_in_words(),
+            "subscriber may not create events"
+        );
     }
 
     #[test]

@@ -47,6 +47,15 @@ pub struct Reply {
     pub status: u16,
     pub body: Body,
     pub headers: Vec<(&'static str, String)>,
+    /// For an error: its code and why, for the request journal (not sent).
+    pub refusal: Option<Refusal>,
+}
+
+/// Why a request was refused, carried to the request journal in the response's extensions.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub reason: String,
 }
 
 /// An answer's body: a JSON value, or JSON text already assembled (`views::assemble`).
@@ -68,16 +77,16 @@ impl Body {
 
 impl Reply {
     pub fn ok(body: Value) -> Reply {
-        Reply { status: 200, body: Body::Value(body), headers: Vec::new() }
+        Reply { status: 200, body: Body::Value(body), headers: Vec::new(), refusal: None }
     }
 
     pub fn created(body: Value) -> Reply {
-        Reply { status: 201, body: Body::Value(body), headers: Vec::new() }
+        Reply { status: 201, body: Body::Value(body), headers: Vec::new(), refusal: None }
     }
 
     /// An answer of JSON text, already assembled.
     pub fn text(status: u16, text: Vec<u8>) -> Reply {
-        Reply { status, body: Body::Text(Bytes::from(text)), headers: Vec::new() }
+        Reply { status, body: Body::Text(Bytes::from(text)), headers: Vec::new(), refusal: None }
     }
 
     pub fn header(mut self, name: &'static str, value: String) -> Reply {
@@ -88,7 +97,8 @@ impl Reply {
 
 impl From<ApiError> for Reply {
     fn from(error: ApiError) -> Reply {
-        Reply { status: error.status, body: Body::Value(error.to_json()), headers: Vec::new() }
+        let refusal = Refusal { code: error.code, reason: error.reason_in_words() };
+        Reply { status: error.status, body: Body::Value(error.to_json()), headers: Vec::new(), refusal: Some(refusal) }
     }
 }
 
@@ -406,6 +416,9 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
         headers.insert("access-control-allow-credentials", HeaderValue::from_static("true"));
     }
     headers.insert("vary", HeaderValue::from_static("Origin"));
+    if let Some(refusal) = reply.refusal {
+        response.extensions_mut().insert(refusal);
+    }
     response
 }
 

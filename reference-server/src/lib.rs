@@ -21,14 +21,25 @@
 //! - `api`: one handler module per resource family.
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
 //! - `doc`: the OpenAPI document of `/doc`.
-//! - `demo`: the demo calendar of `--demo`; `seed`: the benchmark calendar of `--seed-events`.
+//! - `demo`: the demo calendar of `--demo`; `seed`: the benchmark calendar of `--seed-events`
+//!   (and of the admin API's seed).
 //! - `bench` (hidden): a seeded site and request/rendering hooks for `cargo bench`.
+//!
+//! Around the interface, for client developers (`devtools` ties them into the pipeline):
+//! - `state`: durable state of `--state`: a journal of applied writes, `fsync`ed before the
+//!   answer, compacted in the background; `store`'s `WriteHook` feeds it.
+//! - `journal`: the request journal, and near-miss hints for paths that matched no route;
+//!   `reasons`: refusals in words (which check said no, and why).
+//! - `faults`: fault and latency rules (`--fault`, the admin API).
+//! - `admin`: the admin API under `/__admin` (`--admin`), with its OpenAPI document.
+//! - `pages`: the calendar page at `/` and the journal page, plain HTML, CSS and JavaScript.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
 //! conformance runner can start fresh servers in-process.
 
 mod access;
+mod admin;
 mod api;
 mod app;
 mod auth;
@@ -41,20 +52,33 @@ mod conn;
 mod cost;
 mod dates;
 mod demo;
+mod devtools;
 mod doc;
 mod error;
+mod faults;
 mod http;
 pub mod interface;
+mod journal;
 mod model;
+mod pages;
+mod reasons;
 mod request_log;
 mod seed;
 mod server;
+mod state;
 mod store;
 mod text;
 mod validate;
 mod views;
 
-pub use config::{Config, Features, Limits, Role, UserSpec};
+pub use config::{Config, FaultRule, Features, Limits, Role, UserSpec};
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
 pub use server::{serve, RunningServer};
+
+/// The admin API's operations as (method, path), for the test of its OpenAPI document. Not
+/// part of the server's interface.
+#[doc(hidden)]
+pub fn admin_routes() -> Vec<(&'static str, &'static str)> {
+    admin::ROUTES.iter().map(|route| (route.method, route.path)).collect()
+}

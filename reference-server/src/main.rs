@@ -2,12 +2,13 @@
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use clap::Parser;
-use reference_server::{serve, Config, Features, Limits, UserSpec};
+use reference_server::{serve, Config, FaultRule, Features, Limits, UserSpec};
 
 /// The reference server of the events-calendar REST interface: every route, filter, field
 /// and error of the interface, in memory, answering as a real site does.
@@ -69,6 +70,28 @@ struct Cli {
     /// MiB that request bodies being received may hold together (at least 8).
     #[arg(long, value_name = "MIB", default_value = "64")]
     body_memory: usize,
+    /// Keep the store in this file across restarts (created if missing). Every write is on
+    /// disk before it is answered.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Compact the state file once the records since its last image pass this many bytes
+    /// (and the image's own size).
+    #[arg(long, value_name = "BYTES", default_value = "4194304")]
+    state_compact_bytes: u64,
+    /// Serve the admin API (reset, seed, clock, request journal, faults) and the request
+    /// journal page under /__admin. For local testing: anyone who reaches the port may use it.
+    #[arg(long)]
+    admin: bool,
+    /// A fault rule (repeatable): KIND,KEY=VALUE,… with the admin API's keys, e.g.
+    /// `error,status=503,rate=5%,route=/events*,method=POST` or `latency,ms=100-300`.
+    #[arg(long = "fault", value_name = "RULE", value_parser = FaultRule::from_flag)]
+    faults: Vec<FaultRule>,
+    /// The seed of the fault rules' draws (each rule adds its ID unless it names a seed).
+    #[arg(long, value_name = "N", default_value = "0")]
+    fault_seed: u64,
+    /// How many requests the request journal keeps.
+    #[arg(long, value_name = "N", default_value = "1000")]
+    journal_size: usize,
 }
 
 /// A duration in seconds, fractions allowed (`0.5`).
@@ -124,6 +147,12 @@ async fn main() -> ExitCode {
             body_memory: cli.body_memory.saturating_mul(1024 * 1024),
         },
         cors_origins: cli.cors_origins,
+        state: cli.state,
+        state_compact_bytes: cli.state_compact_bytes,
+        admin: cli.admin,
+        faults: cli.faults,
+        fault_seed: cli.fault_seed,
+        journal_size: cli.journal_size.min(100_000),
     };
     let server = match serve(config).await {
         Ok(server) => server,

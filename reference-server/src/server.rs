@@ -1,9 +1,8 @@
 //! Binding the listener, serving connections within their limits, and shutting down; then the
 //! request pipeline every request goes through.
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use bytes::Bytes;
 use http_body_util::Full;
@@ -21,10 +20,14 @@ use crate::body::{read_body, BodyBudget, BodyError};
 use crate::config::{Config, UserSpec};
 use crate::conn::{ConnState, GuardedStream, StreamConfig};
 use crate::dates::Zone;
+use crate::devtools::{self, DevTools, Dropped, Note, Seen};
 use crate::error::ApiError;
-use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Reply};
+use crate::faults::ServeBody;
+use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Refusal, Reply};
 use crate::interface::{errors, Method};
+use crate::journal::hints::Prefix;
 use crate::model::Lang;
+use crate::state::{Header, Opening, WithData};
 use crate::store::{Data, Store};
 use crate::validate::Params;
 
@@ -86,6 +89,9 @@ impl RunningServer {
             let _ = stop.send(());
         }
         let _ = (&mut self.task).await;
+        if let Some(state) = &self.shared.tools.state {
+            state.close();
+        }
     }
 }
 
@@ -94,10 +100,13 @@ impl RunningServer {
 const MAX_HEAD_BYTES: usize = 96 * 1024;
 
 /// What every connection shares.
-struct Shared {
-    app: App,
-    budget: BodyBudget,
+pub(crate) struct Shared {
+    pub app: App,
+    pub budget: BodyBudget,
     stream: Arc<StreamConfig>,
+    pub tools: DevTools,
+    /// The site address's path (`/blog` for `http://host/blog`), or empty.
+    site_path: String,
 }
 
 /// Binds `config.listen` and starts serving in the background.
@@ -114,6 +123,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     let api_url = format!("{base_url}/{}", config.namespace);
     let users = config.users.clone();
     let limits = config.limits;
+    let mut opening = config.state.as_deref().map(Opening::open).transpose().map_err(invalid)?;
     let app = App {
         users: Users::new(&config.users),
         store: Store::new(Data::fresh_site(&site_url)),
@@ -122,19 +132,71 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         site_url: site_url.clone(),
         config,
     };
-    if app.config.demo {
-        crate::demo::load(&app);
+    match opening.as_mut().and_then(Opening::take_data) {
+        Some(data) => {
+            *app.store.write() = data;
+            if app.config.demo || app.config.seed_events > 0 {
+                tracing::info!(
+                    target: "reference_server::state",
+                    "the state file holds the store: --demo and --seed-events are ignored"
+                );
+            }
+        }
+        None => {
+            if app.config.demo {
+                crate::demo::load(&app);
+            }
+            crate::seed::load(&app, app.config.seed_events);
+        }
     }
-    crate::seed::load(&app, app.config.seed_events);
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
         link: http::api_link(&site_url, &app.config.root),
     });
-    let shared = Arc::new(Shared { app, budget: BodyBudget::new(limits.body_memory), stream });
+    let site_path = site_url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .map_or(String::new(), |(_, path)| format!("/{}", path.trim_end_matches('/')));
+    let mut failure = None;
+    let shared = Arc::new_cyclic(|weak: &Weak<Shared>| {
+        let state = opening.and_then(|opening| {
+            let header = Header::new(&app.site_url, &app.config.timezone);
+            let compact_bytes = app.config.state_compact_bytes;
+            let started = opening.start(&mut app.store.write(), &header, compact_bytes, lend_store(weak.clone()));
+            started.map_err(|message| failure = Some(message)).ok()
+        });
+        let tools = DevTools::new(&app.config, state).unwrap_or_else(|message| {
+            failure = Some(message);
+            DevTools::new(&Config::default(), None).expect("the default configuration has no fault rules")
+        });
+        Shared { app, budget: BodyBudget::new(limits.body_memory), stream, tools, site_path }
+    });
+    if let Some(message) = failure {
+        if let Some(state) = &shared.tools.state {
+            state.close();
+        }
+        return Err(invalid(message));
+    }
+    if shared.tools.admin && !addr.ip().is_loopback() {
+        tracing::warn!(
+            "--admin on {addr}, which is not a loopback address: anyone who reaches it can reset the calendar"
+        );
+    }
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(accept_loop(listener, shared.clone(), limits.max_connections.max(1), stopped));
     Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })
+}
+
+/// Lends the compaction thread the store while the server lives.
+fn lend_store(weak: Weak<Shared>) -> WithData {
+    Box::new(move |visit| match weak.upgrade() {
+        Some(shared) => {
+            visit(&shared.app.store.read());
+            true
+        }
+        None => false,
+    })
 }
 
 /// Accepts connections while fewer than `max_connections` are open; those beyond wait in the
@@ -173,7 +235,7 @@ async fn accept_loop(
             async move {
                 let response = handle(&shared, request).await;
                 drop(busy);
-                Ok::<_, Infallible>(response)
+                response
             }
         });
         let connection = hyper::server::conn::http1::Builder::new()
@@ -190,24 +252,95 @@ async fn accept_loop(
     graceful.shutdown().await;
 }
 
-/// One request through the whole pipeline; never fails, every error is an envelope.
-async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
+/// One request: the site's pages and the admin API, or the interface's pipeline with the
+/// faults that apply to it, the wait for durability and its journal entry. Every error is an
+/// envelope; `Err` is a connection a fault drops without an answer.
+async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<ServeBody>, Dropped> {
     let started = std::time::Instant::now();
+    let time = chrono::Utc::now();
+    let app = &shared.app;
+    let tools = &shared.tools;
     let method = request.method().clone();
     let uri = request.uri().clone();
-    let response = answer(shared, request).await;
-    tracing::info!(
-        target: "reference_server::request",
-        "{} {} {} {:?}",
-        method,
-        crate::request_log::redacted(&uri),
-        response.status().as_u16(),
-        started.elapsed()
-    );
-    response
+    let local = uri.path().strip_prefix(shared.site_path.as_str()).unwrap_or(uri.path());
+    if let Some(response) = crate::pages::answer(app, tools, &method, local, uri.query()) {
+        log(&method, &uri, Some(response.status().as_u16()), started, None);
+        return Ok(response.map(ServeBody::from));
+    }
+    if tools.admin && crate::admin::claims(local) {
+        let response = crate::admin::handle(app, tools, &shared.budget, request).await;
+        log(&method, &uri, Some(response.status().as_u16()), started, None);
+        return Ok(response.map(ServeBody::from));
+    }
+
+    let query = parse_form(uri.query().unwrap_or(""));
+    let effective = effective_method(&method, &query, request.headers());
+    let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
+    // Rules match the path inside the namespace (`/events/12`), or else the whole path.
+    let located = locate(uri.path(), &query, prefix.site_path, prefix.root, prefix.namespace);
+    let rule_path = match located.path.as_deref() {
+        Some("") => "/".to_string(),
+        Some(path) => path.to_string(),
+        None => uri.path().to_string(),
+    };
+    let plan = tools.faults.plan(&effective, &rule_path);
+    let plain = devtools::plain_finish(&app.config, &app.site_url, &method);
+    if !plan.delay_before.is_zero() {
+        tokio::time::sleep(plan.delay_before).await;
+    }
+    let mut note = Note::default();
+    let outcome = match plan.stop_before.clone() {
+        Some(stop) => devtools::stop_answer(stop, &plain),
+        None => {
+            let mut response = match devtools::refuse_if_read_only(tools, &effective) {
+                Some(error) => http::finish(Reply::from(error), &plain),
+                None => answer(shared, request, &mut note).await,
+            };
+            if let Some(failed) = devtools::settle(tools, &plain).await {
+                response = failed;
+            }
+            if !plan.delay_after.is_zero() {
+                tokio::time::sleep(plan.delay_after).await;
+            }
+            match plan.stop_after.clone() {
+                Some(stop) => devtools::stop_answer(stop, &plain),
+                None => Ok(response),
+            }
+        }
+    };
+    let fault = plan.mark();
+    let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
+    let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
+    // Only `--admin` can read the journal: without it, other users' traffic is not kept.
+    if tools.admin {
+        let seen =
+            Seen { time, started, method: &effective, uri: &uri, query: &query, user: note.user, fault: fault.clone() };
+        devtools::record(&tools.journal, &prefix, seen, status, refusal);
+    }
+    log(&method, &uri, status, started, fault.as_deref());
+    let response = outcome?;
+    Ok(match plan.slow {
+        Some((chunk, delay)) => devtools::slow(response, chunk, delay).await,
+        None => response.map(ServeBody::from),
+    })
 }
 
-async fn answer(shared: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
+/// The request log line (secrets redacted; an injected fault marked).
+fn log(method: &HttpMethod, uri: &hyper::Uri, status: Option<u16>, started: std::time::Instant, fault: Option<&str>) {
+    let status = status.map_or_else(|| "dropped".to_string(), |status| status.to_string());
+    let fault = fault.map_or_else(String::new, |fault| format!(" [fault: {fault}]"));
+    tracing::info!(
+        target: "reference_server::request",
+        "{} {} {} {:?}{}",
+        method,
+        crate::request_log::redacted(uri),
+        status,
+        started.elapsed(),
+        fault
+    );
+}
+
+async fn answer(shared: &Shared, request: Request<Incoming>, note: &mut Note) -> Response<Full<Bytes>> {
     let app = &shared.app;
     let (parts, body) = request.into_parts();
     let query = parse_form(parts.uri.query().unwrap_or(""));
@@ -233,19 +366,25 @@ async fn answer(shared: &Shared, request: Request<Incoming>) -> Response<Full<By
 
     // Credentials are checked before anything else, as the CMS does.
     let authorization = parts.headers.get("authorization").and_then(|value| value.to_str().ok());
+    note.user = authorization.and_then(crate::auth::decode_basic).map(|(name, _)| name);
     let user = match app.users.authenticate(authorization) {
         Ok(user) => user,
         Err(error) => return fail(error, &finish),
     };
     if user.is_none() && parts.headers.contains_key("x-wp-nonce") {
-        return fail(ApiError::of(&errors::COOKIE_INVALID_NONCE), &finish);
+        let reason = "an X-WP-Nonce header without credentials (cookie authentication is not supported)";
+        return fail(ApiError::of(&errors::COOKIE_INVALID_NONCE).because(reason), &finish);
     }
     let options = parts.method == HttpMethod::OPTIONS;
     let method_name = if options { "GET".to_string() } else { effective_method(&parts.method, &query, &parts.headers) };
     // A browser request from an origin outside `--cors-origin` may not write: its answer could
     // not be read, but the write would happen (cross-site request forgery).
     if origin.is_some() && finish.origin.is_none() && method_name != "GET" && method_name != "HEAD" && !options {
-        return fail(ApiError::forbidden(true), &finish);
+        let reason = format!(
+            "a write from a browser page of origin {:?}, which --cors-origin does not list",
+            origin.as_ref().and_then(|origin| origin.to_str().ok()).unwrap_or("?")
+        );
+        return fail(ApiError::forbidden(true).because(reason), &finish);
     }
     if located.rest_root {
         let reply = match Method::parse(&method_name) {

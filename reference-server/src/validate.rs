@@ -211,7 +211,7 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
                 .map(|entries| {
                     links.insert(spec.name, entries);
                 })
-                .ok_or_else(|| InvalidParam::plain(spec.name)),
+                .ok_or_else(|| InvalidParam::plain(spec.name).because(crate::reasons::rule(spec.rule))),
             None => check_rule(ctx, data, resource, spec, value),
         };
         if let Err(problem) = checked {
@@ -221,7 +221,7 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
     let language_param = ctx.app.config.language_param.as_str();
     if let Some(value) = params.get(language_param).filter(|value| !value.is_null()) {
         if !value.as_str().is_some_and(|code| LANGUAGES.contains(&code)) {
-            invalid.push(InvalidParam::plain(language_param));
+            invalid.push(InvalidParam::plain(language_param).because("not a language of the site (en, fr, de, es)"));
         }
     }
     if !invalid.is_empty() {
@@ -331,7 +331,7 @@ fn check_rule(ctx: &Ctx, data: &Data, resource: Resource, spec: &Arg, value: &Va
     if ok {
         Ok(())
     } else {
-        Err(plain())
+        Err(plain().because(crate::reasons::rule(spec.rule)))
     }
 }
 

@@ -247,3 +247,52 @@ async fn c2_stalled_bodies_hold_no_more_memory_than_the_budget() {
     assert_eq!(srv.server.buffered_body_bytes(), 0, "stalled bodies were not released");
     srv.get("/events").await.expect(200);
 }
+
+// ----- A refused body: the client still gets the answer -----
+
+/// Sends a body of `size` bytes (declared with Content-Length, or chunked) in one go and
+/// returns whether all of it could be written, and the answer read afterwards.
+async fn send_large_body(srv: &Srv, size: usize, chunked: bool) -> (bool, Vec<u8>) {
+    let mut stream = TcpStream::connect(srv.server.addr()).await.unwrap();
+    let framing = if chunked { "Transfer-Encoding: chunked".to_string() } else { format!("Content-Length: {size}") };
+    let head = format!(
+        "POST /wp-json/calendar/events/v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n{framing}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let block = vec![b'x'; 64 * 1024];
+    let mut written = true;
+    let mut left = size;
+    while left > 0 && written {
+        let n = left.min(block.len());
+        let sent = if chunked {
+            let mut chunk = format!("{n:x}\r\n").into_bytes();
+            chunk.extend_from_slice(&block[..n]);
+            chunk.extend_from_slice(b"\r\n");
+            stream.write_all(&chunk).await
+        } else {
+            stream.write_all(&block[..n]).await
+        };
+        written = sent.is_ok();
+        left -= n;
+    }
+    if written && chunked {
+        written = stream.write_all(b"0\r\n\r\n").await.is_ok();
+    }
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(MARGIN, stream.read_to_end(&mut answer)).await;
+    (written, answer)
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_read_to_its_end_so_the_client_gets_the_413() {
+    // Before the fix the server closed the connection with the rest of the body unread: the
+    // kernel reset it, the client's write failed (broken pipe) and the 413 was lost.
+    let srv = start().await;
+    for chunked in [false, true] {
+        let (written, answer) = send_large_body(&srv, 9 * 1024 * 1024, chunked).await;
+        assert!(written, "the client could not send its whole body (chunked: {chunked})");
+        let (status, head, body) = parse_response(&answer);
+        assert_eq!(status, 413, "{head}");
+        assert_eq!(body["code"], "rest_request_too_large");
+    }
+}

@@ -1,12 +1,25 @@
-//! The JSON report: the run's summary and every case with its outcome and mismatches.
+//! The JSON report: the run's summary and every case with its outcome, mismatches (with the
+//! line of the case file they come from) and steps. Passwords are masked, bodies are cut at
+//! [`MAX_BODY`](super::MAX_BODY) with their full size beside them, and only failing steps keep
+//! their bodies unless `--json-full`: a passing run's report stays small.
 
 use serde_json::{json, Value};
 
-use crate::outcome::{CaseReport, Outcome};
+use crate::outcome::{CaseReport, KeptRequest, Outcome, StepRecord};
+use crate::report::secrets::Secrets;
 use crate::report::summary::Tally;
+use crate::report::{bounded_body, MAX_BODY};
+
+/// What goes in the report.
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    pub secrets: &'a Secrets,
+    /// `--json-full`: bodies of passing steps too.
+    pub full: bool,
+}
 
 /// The JSON document of a run.
-pub fn render(run_id: &str, reports: &[CaseReport]) -> Value {
+pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
     let tally = Tally::of(reports);
     let levels: serde_json::Map<String, Value> = tally
         .levels
@@ -16,38 +29,129 @@ pub fn render(run_id: &str, reports: &[CaseReport]) -> Value {
             (level.name().to_string(), counts)
         })
         .collect();
-    let cases: Vec<Value> = reports
-        .iter()
-        .map(|r| {
-            let reason = match &r.outcome {
-                Outcome::Error(reason) | Outcome::Skipped(reason) => Some(reason.clone()),
-                _ => None,
-            };
-            let mismatches = r.failed_step().map(|s| s.mismatches.clone()).unwrap_or_default();
-            json!({
-                "name": r.name,
-                "file": r.file,
-                "level": r.level,
-                "spec": r.spec,
-                "tags": r.tags,
-                "outcome": r.outcome.label(),
-                "reason": reason,
-                "expected_failure": r.expected_failure,
-                "duration_seconds": r.duration.as_secs_f64(),
-                "failed_step": r.failed_step().map(|s| s.label.clone()),
-                "mismatches": mismatches,
-                "steps": r.steps,
-                "cleanup": r.cleanup,
-            })
-        })
-        .collect();
+    let cases: Vec<Value> = reports.iter().map(|r| case(r, options)).collect();
     json!({
         "run_id": run_id,
         "conforms": tally.conforms(),
+        "exit_status": tally.exit_status(),
         "levels": levels,
         "file_errors": tally.file_errors,
         "expected_failures": tally.expected_failures,
         "unexpected_passes": tally.unexpected_passes,
         "cases": cases,
     })
+}
+
+fn case(r: &CaseReport, options: Options) -> Value {
+    let secrets = options.secrets;
+    let reason = match &r.outcome {
+        Outcome::Error(reason) | Outcome::Skipped(reason) => Some(secrets.redact(reason)),
+        _ => None,
+    };
+    let failed = r.failed_step();
+    let mismatches = failed.map(|s| mismatches(r, s, secrets)).unwrap_or_default();
+    let steps: Vec<Value> = r.steps.iter().map(|s| step(r, s, options)).collect();
+    let cleanup: Vec<Value> = r.cleanup.iter().map(|s| step(r, s, options)).collect();
+    json!({
+        "name": r.name,
+        "file": r.file,
+        "level": r.level,
+        "spec": r.spec,
+        "tags": r.tags,
+        "outcome": r.outcome.label(),
+        "reason": reason,
+        "expected_failure": r.expected_failure,
+        "duration_seconds": r.duration.as_secs_f64(),
+        "failed_step": failed.map(|s| s.label.clone()),
+        "mismatches": mismatches,
+        "steps": steps,
+        "cleanup": cleanup,
+    })
+}
+
+fn mismatches(r: &CaseReport, s: &StepRecord, secrets: &Secrets) -> Vec<Value> {
+    s.mismatches
+        .iter()
+        .map(|m| {
+            json!({
+                "path": m.path,
+                "expected": secrets.redact(&m.expected),
+                "actual": secrets.redact(&m.actual),
+                "location": super::message::location(r, m.at),
+            })
+        })
+        .collect()
+}
+
+fn request(r: &KeptRequest, secrets: &Secrets) -> Value {
+    let headers: Vec<Value> = r.headers.iter().map(|(n, v)| json!([n, secrets.redact(v)])).collect();
+    let body = r.body.as_ref().map(|b| {
+        let (text, whole) = b.excerpt(MAX_BODY);
+        let text = secrets.redact(&text);
+        if whole {
+            text
+        } else {
+            format!("{text}\n… (cut: {} bytes in full)", b.size)
+        }
+    });
+    json!({
+        "method": r.method,
+        "url": secrets.redact(&r.url),
+        "headers": headers,
+        "auth": r.auth.as_ref().map(|(user, password)| json!([user, secrets.password(password)])),
+        "body": body,
+    })
+}
+
+fn step(r: &CaseReport, s: &StepRecord, options: Options) -> Value {
+    let secrets = options.secrets;
+    let keep_body = options.full || !s.ok();
+    json!({
+        "label": s.label,
+        "request": s.request.as_ref().map(|q| request(q, secrets)),
+        "status": s.status,
+        "body": s.body.as_ref().filter(|_| keep_body).map(|b| secrets.redact(&bounded_body(b, s.body_size))),
+        "body_size": s.body_size,
+        "mismatches": mismatches(r, s, secrets),
+        "error": s.error.as_ref().map(|e| json!({"kind": e, "message": secrets.redact(&e.to_string())})),
+        "skipped": s.skipped,
+        "diff": s.diff.as_ref().map(|d| secrets.redact(&super::message::diff_text(d, super::message::Style { color: false }))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::message::tests::failing_report;
+
+    #[test]
+    fn only_failing_steps_keep_bodies_and_passwords_are_masked() {
+        let mut report = failing_report();
+        let mut passing = report.steps[0].clone();
+        passing.mismatches.clear();
+        passing.label = "steps[0]".into();
+        passing.body = Some("{\"id\": 1}".into());
+        report.steps[0].label = "steps[1]".into();
+        report.steps[0].body = Some("x".repeat(100_000));
+        report.steps[0].body_size = 10_000_000;
+        report.steps.insert(0, passing);
+        let secrets = Secrets::of([("editor", "editor-password")]);
+        let doc = render("r1", &[report.clone()], Options { secrets: &secrets, full: false });
+        let text = doc.to_string();
+        assert!(!text.contains("editor-password"), "{text}");
+        let case = &doc["cases"][0];
+        assert_eq!(case["steps"][0]["body"], Value::Null, "a passing step keeps no body");
+        assert_eq!(case["steps"][0]["request"]["auth"], json!(["editor", "***"]));
+        let body = case["steps"][1]["body"].as_str().unwrap();
+        assert!(
+            body.len() < MAX_BODY + 100 && body.ends_with("… (cut: 10000000 bytes in full)"),
+            "{}",
+            &body[body.len() - 60..]
+        );
+        assert_eq!(case["mismatches"][0]["location"], "cases/events/read.yaml:12:9");
+        assert_eq!(doc["exit_status"], 101);
+        let full = render("r1", &[report], Options { secrets: &Secrets::shown(), full: true });
+        assert_eq!(full["cases"][0]["steps"][0]["body"], "{\"id\": 1}");
+        assert_eq!(full["cases"][0]["steps"][0]["request"]["auth"], json!(["editor", "editor-password"]));
+    }
 }

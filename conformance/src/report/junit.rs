@@ -6,9 +6,17 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::outcome::{CaseReport, Outcome};
-use crate::report::terminal::failure_message;
+use crate::report::message::{failure_message, Style};
+use crate::report::secrets::Secrets;
 
-/// Escapes text for XML attributes and content.
+/// True for the characters XML 1.0 allows in a document.
+fn allowed(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+}
+
+/// Escapes text for XML attributes and content. A character XML 1.0 does not allow (control
+/// characters, U+FFFE, U+FFFF) cannot be escaped as a reference either: it is written as
+/// `\u{FFFF}`, so the document stays well-formed and the reader still sees it was there.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -18,14 +26,18 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' && c != '\r' => {}
+            c if !allowed(c) => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
             c => out.push(c),
         }
     }
     out
 }
 
-fn short_reason(report: &CaseReport) -> String {
+fn short_reason(report: &CaseReport, secrets: &Secrets) -> String {
+    secrets.redact(&crate::show::cut(&reason_text(report), 500))
+}
+
+fn reason_text(report: &CaseReport) -> String {
     if let Outcome::Error(reason) = &report.outcome {
         return reason.clone();
     }
@@ -67,8 +79,8 @@ fn counts(list: &[&CaseReport]) -> String {
     )
 }
 
-/// The JUnit document of a run.
-pub fn render(reports: &[CaseReport]) -> String {
+/// The JUnit document of a run; passwords masked through `secrets`.
+pub fn render(reports: &[CaseReport], secrets: &Secrets) -> String {
     let mut files: BTreeMap<&str, Vec<&CaseReport>> = BTreeMap::new();
     for report in reports {
         let file = report.name.split("::").next().unwrap_or(&report.name);
@@ -102,14 +114,14 @@ pub fn render(reports: &[CaseReport]) -> String {
                 }
                 (Kind::Skipped, _) => Some(format!(
                     "      <skipped message=\"expected failure: {}\" type=\"expected-failure\"/>\n",
-                    escape(&short_reason(report))
+                    escape(&short_reason(report, secrets))
                 )),
                 (k, _) => {
                     let tag = if k == Kind::Error { "error" } else { "failure" };
                     Some(format!(
                         "      <{tag} message=\"{}\" type=\"{tag}\">{}</{tag}>\n",
-                        escape(&short_reason(report)),
-                        escape(&failure_message(report, false))
+                        escape(&short_reason(report, secrets)),
+                        escape(&failure_message(report, Style { color: false }, secrets))
                     ))
                 }
             };
@@ -126,4 +138,47 @@ pub fn render(reports: &[CaseReport]) -> String {
     }
     out.push_str("</testsuites>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::message::tests::failing_report;
+
+    #[test]
+    fn the_document_counts_cases_per_file_and_escapes() {
+        let mut failed = failing_report();
+        failed.name = "events/read::<one> & \"two\"".into();
+        let mut passed = failing_report();
+        passed.name = "events/read::passes".into();
+        passed.outcome = Outcome::Passed;
+        passed.steps.clear();
+        let xml = render(&[failed, passed], &Secrets::of([("editor", "editor-password")]));
+        assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conformance\" tests=\"2\" failures=\"1\""), "{xml}");
+        assert!(
+            xml.contains(r#"<testsuite name="events/read" tests="2" failures="1" errors="0" skipped="0""#),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"<testcase name="&lt;one&gt; &amp; &quot;two&quot;" classname="events/read""#), "{xml}");
+        assert!(
+            xml.contains(
+                r#"<testcase name="passes" classname="events/read" file="cases/events/read.yaml" time="0.000"/>"#
+            ),
+            "{xml}"
+        );
+        assert!(!xml.contains("editor-password"), "{xml}");
+    }
+
+    #[test]
+    fn characters_xml_forbids_never_reach_the_document() {
+        // R6: a body with U+FFFF made the report ill-formed.
+        let mut report = failing_report();
+        report.steps[0].body = Some("a\u{FFFF}b\u{1}c\u{FFFE}".into());
+        report.steps[0].mismatches.truncate(1);
+        report.steps[0].mismatches[0].actual = "x\u{FFFF}".into();
+        let xml = render(&[report], &Secrets::shown());
+        assert!(xml.chars().all(allowed), "{xml:?}");
+        assert!(xml.contains("a\\u{FFFF}b\\u{1}c\\u{FFFE}"), "{xml}");
+        assert_eq!(escape("<\u{7}>"), "&lt;\\u{7}&gt;");
+    }
 }

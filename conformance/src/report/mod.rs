@@ -1,13 +1,38 @@
-//! Reports: each format is its own module, reading [`CaseReport`](crate::outcome::CaseReport)s.
+//! Reports: each format is its own module, reading [`CaseReport`](crate::outcome::CaseReport)s
+//! as plain data; none prints.
 //!
-//! - [`terminal`]: the message of a failing case (request as `curl`, mismatches, diff).
-//! - [`summary`]: the per-level counts and the verdict printed after libtest's lines.
+//! - [`message`]: the text of a failing case (terminal and JUnit).
+//! - [`terminal`]: the terminal's warnings beside the harness's lines.
+//! - [`summary`]: the per-level counts, the verdict and the exit status's reason.
+//! - [`curl`]: a request as a `curl` command (and shell quoting).
+//! - [`secrets`]: passwords masked in every report.
 //! - [`junit`]: JUnit XML (`--junit FILE`).
 //! - [`json`]: a JSON document of every case (`--json FILE`).
+//! - [`html`]: one self-contained HTML page (`--html FILE`).
+//! - [`repro`]: a runnable shell script per failing case (`--repro DIR`).
 //! - [`coverage`]: the coverage matrix of `conformance coverage` (text and JSON).
 
 pub mod coverage;
+pub mod curl;
+pub mod html;
 pub mod json;
 pub mod junit;
+pub mod message;
+pub mod repro;
+pub mod secrets;
 pub mod summary;
 pub mod terminal;
+
+/// The longest body a report shows, in bytes; a longer one is cut with a note of its size.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// A body as reports show it: `text` (which may already be shorter than the body: records keep
+/// a part of large ones) cut at [`MAX_BODY`], with a note of the full `size` when cut.
+pub fn bounded_body(text: &str, size: usize) -> String {
+    let cut = crate::show::cut_bytes(text.to_string(), MAX_BODY);
+    if cut.len() < size {
+        format!("{cut}\n… (cut: {size} bytes in full)")
+    } else {
+        cut
+    }
+}

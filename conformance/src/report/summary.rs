@@ -1,8 +1,11 @@
-//! The summary printed after libtest's lines: pass counts per level and the verdict.
+//! The summary printed after the harness's lines: pass counts per level, then one final line
+//! with the verdict and why the exit status is what it is.
 //!
 //! The verdict rests on the must cases alone; should and may are reported as the share of
 //! their cases that ran and passed. Skipped cases (absent features, missing credentials) count
-//! in no share: they are reported per level beside it.
+//! in no share: they are reported per level beside it. The exit status counts every level
+//! (a failing should case fails a CI gate) and forgives the failures `--expectations` lists,
+//! so verdict and exit status can differ; the final line says both, and why.
 
 use std::fmt::Write;
 
@@ -24,6 +27,8 @@ pub struct Tally {
     pub file_errors: usize,
     pub expected_failures: usize,
     pub unexpected_passes: usize,
+    /// Failed cases that the expectations do not list, per level (in the order of `levels`).
+    pub unexpected_failures: Vec<(Level, usize)>,
 }
 
 impl Count {
@@ -41,8 +46,11 @@ impl Count {
 
 impl Tally {
     pub fn of(reports: &[CaseReport]) -> Tally {
-        let mut tally =
-            Tally { levels: Level::ALL.iter().map(|l| (*l, Count::default())).collect(), ..Tally::default() };
+        let mut tally = Tally {
+            levels: Level::ALL.iter().map(|l| (*l, Count::default())).collect(),
+            unexpected_failures: Level::ALL.iter().map(|l| (*l, 0)).collect(),
+            ..Tally::default()
+        };
         for report in reports {
             let Some(level) = report.level else {
                 tally.file_errors += 1;
@@ -62,6 +70,8 @@ impl Tally {
                     count.failed += 1;
                     if report.expected_failure {
                         tally.expected_failures += 1;
+                    } else if let Some((_, n)) = tally.unexpected_failures.iter_mut().find(|(l, _)| *l == level) {
+                        *n += 1;
                     }
                 }
                 Outcome::Skipped(_) => count.skipped += 1,
@@ -72,6 +82,23 @@ impl Tally {
 
     pub fn count(&self, level: Level) -> Count {
         self.levels.iter().find(|(l, _)| *l == level).map(|(_, c)| *c).unwrap_or_default()
+    }
+
+    /// The exit status: 2 when files did not load, 101 when a case failed that the
+    /// expectations do not list (or one they list passed), 0 otherwise.
+    pub fn exit_status(&self) -> i32 {
+        if self.file_errors > 0 {
+            2
+        } else if self.unexpected() > 0 || self.unexpected_passes > 0 {
+            101
+        } else {
+            0
+        }
+    }
+
+    /// Failed cases the expectations do not list.
+    pub fn unexpected(&self) -> usize {
+        self.unexpected_failures.iter().map(|(_, n)| n).sum()
     }
 
     /// True when every must case that ran passed and at least one ran.
@@ -94,8 +121,8 @@ fn shares(tally: &Tally) -> String {
     }
 }
 
-/// The summary text.
-pub fn render(tally: &Tally) -> String {
+/// The summary text. `expectations_file` names the `--expectations` file (empty without one).
+pub fn render(tally: &Tally, expectations_file: &str) -> String {
     let mut out = String::new();
     let levels: Vec<String> = tally
         .levels
@@ -115,13 +142,6 @@ pub fn render(tally: &Tally) -> String {
     if tally.file_errors > 0 {
         let _ = writeln!(out, "case files with errors: {} (their cases did not run)", tally.file_errors);
     }
-    if tally.expected_failures > 0 || tally.unexpected_passes > 0 {
-        let _ = writeln!(
-            out,
-            "expectations: {} expected failures, {} unexpected passes (remove those from the expectations file)",
-            tally.expected_failures, tally.unexpected_passes
-        );
-    }
     let must = tally.count(Level::Must);
     let verdict = if tally.file_errors > 0 {
         "verdict: unknown: some case files could not be loaded".to_string()
@@ -132,9 +152,56 @@ pub fn render(tally: &Tally) -> String {
     } else {
         format!("verdict: DOES NOT CONFORM: {} of {} must cases failed{}", must.failed, must.ran(), shares(tally))
     };
-    out.push_str(&verdict);
-    out.push('\n');
+    let _ = writeln!(out, "{verdict}; {}", exit_reason(tally, expectations_file));
     out
+}
+
+/// `exit status N: why`, for the final line.
+fn exit_reason(tally: &Tally, expectations_file: &str) -> String {
+    let list = if expectations_file.is_empty() { "the expectations file" } else { expectations_file };
+    let plural = |n: usize, one: &str, many: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") };
+    match tally.exit_status() {
+        2 => format!(
+            "exit status 2: {} could not be loaded (see the errors above)",
+            plural(tally.file_errors, "case file", "case files")
+        ),
+        101 => {
+            let mut why = Vec::new();
+            let levels: Vec<String> = tally
+                .unexpected_failures
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(level, n)| format!("{n} {level}"))
+                .collect();
+            if !levels.is_empty() {
+                let count = tally.unexpected();
+                let listed = if tally.expected_failures > 0 { " that the expectations do not list" } else { "" };
+                let cases = match levels.as_slice() {
+                    [one] if count == 1 => format!("{one} case"),
+                    [one] => format!("{one} cases"),
+                    _ => format!("{count} cases ({})", levels.join(", ")),
+                };
+                why.push(format!("{cases} failed{listed}"));
+            }
+            if tally.unexpected_passes > 0 {
+                why.push(format!(
+                    "{} listed in {list} passed (remove {} from the list)",
+                    plural(tally.unexpected_passes, "case", "cases"),
+                    if tally.unexpected_passes == 1 { "it" } else { "them" }
+                ));
+            }
+            let mut text = format!("exit status 101: {}", why.join("; "));
+            if tally.conforms() {
+                text.push_str(" (the exit status counts every level; --level must gates on the verdict alone)");
+            }
+            text
+        }
+        _ if tally.expected_failures > 0 => format!(
+            "exit status 0: {} listed in {list} as expected",
+            plural(tally.expected_failures, "failure is", "failures are all")
+        ),
+        _ => "exit status 0: no case failed".to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -145,23 +212,46 @@ mod tests {
         let count = |(passed, failed, skipped)| Count { passed, failed, skipped };
         Tally {
             levels: vec![(Level::Must, count(must)), (Level::Should, count(should)), (Level::May, count(may))],
+            unexpected_failures: vec![(Level::Must, must.1), (Level::Should, should.1), (Level::May, may.1)],
             ..Tally::default()
         }
     }
 
     #[test]
     fn should_and_may_are_shares_and_skips_are_counted_per_level() {
-        let text = render(&tally((89, 0, 2), (301, 18, 59), (2, 1, 0)));
+        let text = render(&tally((89, 0, 2), (301, 18, 59), (2, 1, 0)), "");
         assert_eq!(
             text,
             "conformance: must: 89/89 (2 skipped), should: 301/319 = 94% (59 skipped), may: 2/3 = 66%\n\
-             verdict: CONFORMS: every must case passed (should 94%, may 66%)\n"
+             verdict: CONFORMS: every must case passed (should 94%, may 66%); exit status 101: 19 cases (18 should, 1 may) \
+             failed (the exit status counts every level; --level must gates on the verdict alone)\n"
         );
-        let text = render(&tally((80, 11, 0), (10, 0, 0), (0, 0, 3)));
+        let text = render(&tally((80, 11, 0), (10, 0, 0), (0, 0, 3)), "");
         assert!(text.contains("may: 0/0 (3 skipped)"), "{text}");
-        assert!(text.ends_with("verdict: DOES NOT CONFORM: 11 of 91 must cases failed (should 100%)\n"), "{text}");
-        let text = render(&tally((0, 0, 5), (1, 0, 0), (0, 0, 0)));
-        assert!(text.ends_with("verdict: unknown: no must case ran\n"), "{text}");
+        assert!(
+            text.ends_with(
+                "verdict: DOES NOT CONFORM: 11 of 91 must cases failed (should 100%); exit status 101: 11 must cases failed\n"
+            ),
+            "{text}"
+        );
+        let text = render(&tally((0, 0, 5), (1, 0, 0), (0, 0, 0)), "");
+        assert!(text.ends_with("verdict: unknown: no must case ran; exit status 0: no case failed\n"), "{text}");
+    }
+
+    #[test]
+    fn the_final_line_says_why_the_exit_status_differs_from_the_verdict() {
+        let mut t = tally((80, 3, 0), (10, 0, 0), (0, 0, 0));
+        t.unexpected_failures = vec![(Level::Must, 0), (Level::Should, 0), (Level::May, 0)];
+        t.expected_failures = 3;
+        let text = render(&t, "known.txt");
+        assert_eq!(text.lines().count(), 2, "one count line, one final line: {text}");
+        assert!(text.ends_with("verdict: DOES NOT CONFORM: 3 of 83 must cases failed (should 100%); exit status 0: 3 failures are all listed in known.txt as expected\n"), "{text}");
+        t.unexpected_passes = 1;
+        assert!(render(&t, "known.txt")
+            .ends_with("exit status 101: 1 case listed in known.txt passed (remove it from the list)\n"));
+        t.file_errors = 2;
+        assert_eq!(t.exit_status(), 2);
+        assert!(render(&t, "").contains("exit status 2: 2 case files could not be loaded"));
     }
 
     #[test]

@@ -147,7 +147,7 @@ pub fn authorize(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<I
     if may(ctx, data, route, op, target) {
         Ok(())
     } else {
-        Err(ApiError::forbidden(ctx.logged_in()))
+        Err(ApiError::forbidden(ctx.logged_in()).because(crate::reasons::permission(ctx, data, route, op, target)))
     }
 }
 

@@ -157,11 +157,11 @@ pub const STATUS_COUNT: usize = Status::ALL.len();
 pub struct Data {
     next_post_id: Id,
     next_term_id: Id,
-    /// The last revision given to a record.
-    last_rev: Rev,
     /// What each post ID is, by ID (post IDs are given out one after the other, so a byte per
     /// ID is all this takes).
     kinds: Vec<Option<PostKind>>,
+    /// The last revision given to a record.
+    last_rev: Rev,
     pub events: IdMap<Arc<Rec<Event>>>,
     /// Every event by (local start, ID): the order of the events list. The plugin sorts by
     /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
@@ -194,6 +194,8 @@ pub struct Data {
     /// Listed events longer than `SHORT_EVENT`, by UTC end and ID, with their local start:
     /// those that end after a window, although they start inside it, are found here.
     pub long_events: BTreeMap<(NaiveDateTime, Id), (NaiveDateTime, Listing)>,
+    /// Told of every change (the durable state of `--state`); see `WriteHook`.
+    hook: Option<Arc<dyn WriteHook>>,
 }
 
 impl Data {
@@ -247,6 +249,9 @@ impl Data {
 
     /// Applies a planned write. Linked items go in before the events that link to them.
     pub fn apply(&mut self, changes: Changes) {
+        if let Some(hook) = &self.hook {
+            hook.applied(&changes);
+        }
         self.next_post_id = self.next_post_id.max(changes.ids.post);
         self.next_term_id = self.next_term_id.max(changes.ids.term);
         for image in changes.images {
@@ -461,7 +466,9 @@ impl Data {
 
     /// Runs a bulk load (the seed of `--seed-events`).
     pub fn bulk_load<R>(&mut self, load: impl FnOnce(&mut Data) -> R) -> R {
-        load(self)
+        let result = load(self);
+        self.changed_in_bulk();
+        result
     }
 
     // ----- venues and organizers -----
@@ -662,6 +669,77 @@ impl Data {
         slugs.sort_unstable();
         slugs.hash(&mut hasher);
         hasher.finish()
+    }
+}
+
+// ----- durable state -----
+
+/// Told of every change to the store, under its write lock and before the change is applied,
+/// so changes reach it in the order they are applied. `--state` records them (see `state`).
+/// A hook cannot refuse a change: a plan is checked before it is applied.
+pub trait WriteHook: Send + Sync {
+    /// A planned write, about to be applied.
+    fn applied(&self, changes: &Changes);
+    /// The store was changed outside `apply` (replaced, or bulk-loaded): `data` is all of it.
+    fn replaced(&self, data: &Data);
+}
+
+impl IdReserve {
+    /// A reserve whose last given post and term IDs are these.
+    pub fn at(post: Id, term: Id) -> IdReserve {
+        IdReserve { post, term }
+    }
+
+    /// The last post and term IDs given out.
+    pub fn last(&self) -> (Id, Id) {
+        (self.post, self.term)
+    }
+}
+
+impl Data {
+    pub fn set_hook(&mut self, hook: Option<Arc<dyn WriteHook>>) {
+        self.hook = hook;
+    }
+
+    /// Replaces everything the store holds (an admin reset), keeping the hook, which is told.
+    pub fn replace_with(&mut self, fresh: Data) {
+        let hook = self.hook.take();
+        *self = fresh;
+        if let Some(hook) = &hook {
+            hook.replaced(self);
+        }
+        self.hook = hook;
+    }
+
+    /// Tells the hook that the store changed outside `apply` (a bulk load).
+    pub fn changed_in_bulk(&self) {
+        if let Some(hook) = &self.hook {
+            hook.replaced(self);
+        }
+    }
+
+    /// The last post and term IDs given out.
+    pub fn counters(&self) -> (Id, Id) {
+        (self.next_post_id, self.next_term_id)
+    }
+
+    /// The site's posts that are not part of the calendar (pages), which no record carries.
+    pub fn pages(&self) -> Vec<Id> {
+        // `kinds` is indexed by ID, so this walk gives them in order.
+        (0..self.kinds.len())
+            .filter(|at| self.kinds[*at] == Some(PostKind::Page))
+            .filter_map(|at| Id::try_from(at).ok())
+            .collect()
+    }
+
+    /// A store with these pages and records, the counters at `records.ids`.
+    pub fn restore(pages: &[Id], records: Changes) -> Data {
+        let mut data = Data::default();
+        for id in pages {
+            data.set_kind(*id, PostKind::Page);
+        }
+        data.apply(records);
+        data
     }
 }
 

@@ -59,7 +59,8 @@ impl Planner<'_> {
             Taxonomy::Tag => user.can_manage_tags(),
         });
         if !may {
-            return Err(ApiError::forbidden(self.ctx.logged_in()));
+            let reason = crate::reasons::new_term(self.ctx, taxonomy, name);
+            return Err(ApiError::forbidden(self.ctx.logged_in()).because(reason));
         }
         let id = self.term_id();
         let lang = self.ctx.lang;

@@ -194,7 +194,7 @@ fn author_of(ctx: &Ctx, args: &Args) -> ApiResult<Id> {
             if ctx.user.is_some_and(|user| user.can_edit_others()) {
                 Ok(author as Id)
             } else {
-                Err(ApiError::of(&errors::CANNOT_EDIT_OTHERS))
+                Err(ApiError::of(&errors::CANNOT_EDIT_OTHERS).because(crate::reasons::other_author(ctx, author)))
             }
         }
         _ => Ok(own),

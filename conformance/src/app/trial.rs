@@ -1,0 +1,253 @@
+//! One case's trial: decide whether it can run here, run it against its server (a fresh
+//! embedded reference server, or the outside implementation), and turn its report into the
+//! harness's verdict.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use chrono::{DurationRound, SecondsFormat, Utc};
+use reqwest::Client;
+
+use super::shared::{record, Mode, Shared};
+use crate::features::Place;
+use crate::harness::Verdict;
+use crate::model::Case;
+use crate::outcome::{CaseReport, Outcome, ServerRecord, StepError, StepRecord};
+use crate::report;
+use crate::runner::{self, CaseContext, Endpoint, Settings};
+
+/// Why a case does not run here.
+pub enum Skip {
+    /// A feature it requires is absent (or present when it requires its absence).
+    Feature(String),
+    /// Against an outside server, no credentials for these roles.
+    Credentials(Vec<&'static str>),
+}
+
+impl Skip {
+    fn reason(&self) -> String {
+        match self {
+            Skip::Feature(reason) => reason.clone(),
+            Skip::Credentials(roles) => crate::credentials::skip_reason(roles),
+        }
+    }
+}
+
+/// Why a case cannot run here, if it cannot; decided before anything of it is sent.
+pub fn skip(shared: &Shared, case: &Case) -> Option<Skip> {
+    let place = match &shared.mode {
+        Mode::Embedded { .. } => Place::Embedded { without: &shared.without },
+        Mode::Outside { reset_command, .. } => {
+            Place::Outside { without: &shared.without, reset_command: reset_command.is_some() }
+        }
+    };
+    if let Some(reason) = crate::features::unavailable(&case.requires, place) {
+        return Some(Skip::Feature(reason));
+    }
+    // The embedded server has a user of every role.
+    if let Mode::Outside { endpoint, .. } = &shared.mode {
+        let missing = crate::credentials::missing(case, |role| endpoint.credentials.contains_key(role));
+        if !missing.is_empty() {
+            return Some(Skip::Credentials(missing));
+        }
+    }
+    None
+}
+
+fn skipped_report(case: &Case, reason: &str) -> CaseReport {
+    CaseReport {
+        name: case.name.clone(),
+        file: case.file.clone(),
+        level: Some(case.level),
+        spec: case.spec.clone(),
+        tags: case.tags.clone(),
+        outcome: Outcome::Skipped(reason.to_string()),
+        duration: Duration::ZERO,
+        steps: Vec::new(),
+        cleanup: Vec::new(),
+        expected_failure: false,
+        server: None,
+    }
+}
+
+pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
+    if let Some(skip) = skip {
+        let reason = skip.reason();
+        record(shared, skipped_report(&case, &reason));
+        return Verdict::Ignored(reason);
+    }
+    let ctx = CaseContext {
+        run_id: shared.run_id.clone(),
+        case_id: shared.case_ids.get(&case.name).cloned().unwrap_or_else(|| "c0000000000".into()),
+        // Whole seconds: an embedded server's `--clock` is given as written in a repro script.
+        now: Utc::now().duration_trunc(chrono::TimeDelta::seconds(1)).unwrap_or_else(|_| Utc::now()),
+    };
+    let settings = &shared.settings;
+    let mut report = match &shared.mode {
+        Mode::Embedded { namespace, language_param, without } => {
+            let mut without = without.clone();
+            without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
+            let names = Names { namespace, language_param, without: &without };
+            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, settings, names))
+        }
+        Mode::Outside { endpoint, reset_command } => {
+            let fresh = case.requires.iter().any(|r| r == "fresh-store");
+            if fresh {
+                let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
+                match reset(reset_command.as_deref()) {
+                    Ok(()) => {
+                        shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx, settings))
+                    }
+                    Err(e) => error_report(&case, StepError::Setup(e), "reset"),
+                }
+            } else {
+                let _guard = shared.store.read().unwrap_or_else(|e| e.into_inner());
+                shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx, settings))
+            }
+        }
+    };
+    report.expected_failure = shared.expectations.contains(&case.name);
+    let style = report::message::Style { color: shared.color };
+    let message = report::message::failure_message(&report, style, &shared.secrets);
+    let warning = report::terminal::cleanup_warning(&report, &shared.secrets);
+    let outcome = report.outcome.clone();
+    let expected = report.expected_failure;
+    if !outcome.is_success() {
+        if let Some(dir) = &shared.repro {
+            if let Err(e) = write_repro(dir, &report, shared) {
+                eprintln!("warning: {e}");
+            }
+        }
+    }
+    // A passing case keeps no bodies unless a report wants them all.
+    if outcome.is_success() && !shared.keep_bodies {
+        for step in report.steps.iter_mut().chain(report.cleanup.iter_mut()) {
+            step.body = None;
+        }
+    }
+    record(shared, report);
+    match (outcome.is_success(), expected) {
+        (true, false) => {
+            if let Some(warning) = warning {
+                eprintln!("{warning}");
+            }
+            Verdict::Passed
+        }
+        (true, true) => Verdict::Failed(format!(
+            "unexpected pass: {} is listed in {} as an expected failure, and it passed: remove it from the list",
+            case.name, shared.expectations_file
+        )),
+        (false, true) => Verdict::Passed,
+        (false, false) => Verdict::Failed(message),
+    }
+}
+
+/// Writes the `--repro` script of a failing case (its name made unique in the folder).
+fn write_repro(dir: &Path, report: &CaseReport, shared: &Shared) -> Result<(), String> {
+    let script = report::repro::script(report, &shared.repro_target, &shared.secrets);
+    let name = report::repro::file_name(&report.name);
+    let mut path = dir.join(&name);
+    let mut n = 2;
+    while path.exists() {
+        path = dir.join(format!("{}-{n}.sh", name.trim_end_matches(".sh")));
+        n += 1;
+    }
+    std::fs::write(&path, script).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+    }
+    Ok(())
+}
+
+fn error_report(case: &Case, error: StepError, label: &str) -> CaseReport {
+    let mut report = skipped_report(case, "");
+    report.outcome = Outcome::Error(error.to_string());
+    report.steps.push(StepRecord { label: label.into(), error: Some(error), ..StepRecord::default() });
+    report
+}
+
+fn reset(command: Option<&str>) -> Result<(), String> {
+    let Some(command) = command else {
+        return Ok(());
+    };
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .output()
+        .map_err(|e| format!("cannot run the reset command {command:?}: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the reset command {command:?} failed ({}): {}",
+            output.status,
+            crate::show::excerpt(&String::from_utf8_lossy(&output.stderr))
+        ))
+    }
+}
+
+/// The names and features an embedded server is started with.
+struct Names<'a> {
+    namespace: &'a str,
+    language_param: &'a str,
+    without: &'a [String],
+}
+
+async fn run_embedded(
+    case: &Case,
+    client: &Client,
+    ctx: &CaseContext,
+    settings: &Settings,
+    names: Names<'_>,
+) -> CaseReport {
+    let Names { namespace, language_param, without } = names;
+    let started = Instant::now();
+    let mut config = reference_server::Config::ephemeral();
+    config.namespace = namespace.to_string();
+    config.language_param = language_param.to_string();
+    config.clock = Some(ctx.now);
+    let mut switched_off = Vec::new();
+    for feature in without {
+        match feature.as_str() {
+            "geoloc" => config.features.geoloc = false,
+            "tickets" => config.features.tickets = false,
+            _ => continue,
+        }
+        switched_off.push(feature.clone());
+    }
+    let users = config.users.iter().map(|u| (u.name.clone(), u.password.clone(), u.role.name().to_string())).collect();
+    let server = match reference_server::serve(config).await {
+        Ok(server) => server,
+        Err(e) => {
+            let error = StepError::Setup(format!("cannot start the embedded reference server: {e}"));
+            let mut report = error_report(case, error, "server");
+            report.duration = started.elapsed();
+            return report;
+        }
+    };
+    let mut credentials = BTreeMap::new();
+    for user in server.users() {
+        credentials.entry(user.role.name().to_string()).or_insert((user.name.clone(), user.password.clone()));
+    }
+    let endpoint = Endpoint {
+        base_url: server.base_url().trim_end_matches('/').to_string(),
+        namespace: namespace.to_string(),
+        language_param: language_param.to_string(),
+        credentials,
+    };
+    let mut report = runner::run_case(case, &endpoint, client, ctx, settings).await;
+    report.server = Some(ServerRecord {
+        listen: server.addr().to_string(),
+        namespace: namespace.to_string(),
+        language_param: language_param.to_string(),
+        without: switched_off,
+        clock: ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true),
+        users,
+    });
+    server.shutdown().await;
+    report
+}

@@ -1,0 +1,94 @@
+//! The diff a failing `json` expectation shows: the expected view against the actual body,
+//! pretty-printed, as a few lines around the changes. It is computed once, when the step
+//! fails, and kept bounded (lines and line length), so a huge body never makes a huge report.
+
+use serde::Serialize;
+use serde_json::Value;
+use similar::TextDiff;
+
+use crate::show::cut;
+
+/// Most diff lines kept; the rest is counted.
+pub const MAX_LINES: usize = 60;
+
+/// Longest diff line kept, in characters.
+pub const MAX_LINE: usize = 300;
+
+/// One line of a unified diff.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiffLine {
+    pub kind: LineKind,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineKind {
+    /// `--- expected`, `+++ actual`.
+    Header,
+    /// `@@ -1,3 +1,3 @@`.
+    Hunk,
+    Context,
+    Removed,
+    Added,
+}
+
+/// A bounded unified diff.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Diff {
+    pub lines: Vec<DiffLine>,
+    /// Lines beyond [`MAX_LINES`], not kept.
+    pub cut_lines: usize,
+}
+
+/// The diff of `expected` against `actual`, pretty-printed, 3 lines of context.
+pub fn diff(expected: &Value, actual: &Value) -> Diff {
+    let left = serde_json::to_string_pretty(expected).unwrap_or_default() + "\n";
+    let right = serde_json::to_string_pretty(actual).unwrap_or_default() + "\n";
+    // A deadline keeps a huge body from stalling the run; the diff is then coarser.
+    let text_diff = TextDiff::configure().timeout(std::time::Duration::from_secs(2)).diff_lines(&left, &right);
+    let unified = text_diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
+    let mut out = Diff::default();
+    for line in unified.lines() {
+        if out.lines.len() == MAX_LINES {
+            out.cut_lines += 1;
+            continue;
+        }
+        let kind = if line.starts_with("---") || line.starts_with("+++") {
+            LineKind::Header
+        } else if line.starts_with("@@") {
+            LineKind::Hunk
+        } else if line.starts_with('-') {
+            LineKind::Removed
+        } else if line.starts_with('+') {
+            LineKind::Added
+        } else {
+            LineKind::Context
+        };
+        out.lines.push(DiffLine { kind, text: cut(line, MAX_LINE) });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_diff_is_cut_around_changes_and_bounded() {
+        let mut expected = serde_json::Map::new();
+        for i in 0..200 {
+            expected.insert(format!("k{i:03}"), json!(i));
+        }
+        let actual = Value::Object(expected.clone());
+        expected.insert("k100".into(), json!("changed"));
+        let d = diff(&Value::Object(expected), &actual);
+        let text: Vec<&str> = d.lines.iter().map(|l| l.text.as_str()).collect();
+        assert!(text.contains(&"-  \"k100\": \"changed\","), "{text:?}");
+        assert!(text.contains(&"+  \"k100\": 100,"), "{text:?}");
+        assert!(!text.iter().any(|l| l.contains("k010")), "far lines are cut: {text:?}");
+        let huge = diff(&json!({"a": "x".repeat(10_000_000)}), &json!({"a": "y"}));
+        assert!(huge.lines.iter().all(|l| l.text.chars().count() <= MAX_LINE + 1));
+    }
+}

@@ -1,0 +1,410 @@
+//! Meaning: turns the raw structures of a file into the validated suite ([`crate::model`]),
+//! checking what can be checked before anything runs: levels, features, credential names,
+//! variables in scope, patterns, JSONPaths, the types of `status` and of header patterns,
+//! and the size a step's templates can reach.
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde_json_path::JsonPath;
+
+use super::raw::{Located, RawFile, RawStep};
+use crate::model::{Body, Capture, Case, CaseFile, Expect, Level, PathExpr, Request, Step, Target};
+use crate::node::{Issue, Key, Node, NodeKind, Text};
+use crate::pattern;
+use crate::template::{self, Part, Template, BUILTINS};
+use crate::yaml::Pos;
+
+fn texts(items: &[Text]) -> Vec<String> {
+    items.iter().map(|t| t.text.clone()).collect()
+}
+
+fn merge(base: &[String], extra: Vec<String>) -> Vec<String> {
+    let mut out = base.to_vec();
+    for item in extra {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
+/// The `requires` entries with the features' own names; an unknown feature is an issue.
+fn requirements(items: &[Text], issues: &mut Vec<Issue>) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        match crate::features::requirement(&item.text) {
+            Ok(feature) => out.push(feature),
+            Err(message) => issues.push(Issue { at: item.at, message }),
+        }
+    }
+    out
+}
+
+fn level(text: &Text, issues: &mut Vec<Issue>) -> Option<Level> {
+    let level = Level::parse(&text.text);
+    if level.is_none() {
+        issues.push(Issue { at: text.at, message: format!("unknown level `{}`: use must, should or may", text.text) });
+    }
+    level
+}
+
+pub fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>) -> CaseFile {
+    let file_level = raw.level.as_ref().and_then(|l| level(l, issues));
+    let file_tags = texts(&raw.tags);
+    let file_spec = texts(&raw.spec);
+    let file_requires = requirements(&raw.requires, issues);
+    let file_vars: Vec<(Text, Node)> = raw.vars;
+    let mut names = HashSet::new();
+    let mut cases = Vec::new();
+    for located in raw.cases {
+        let case = located.value;
+        // A missing name is already an issue; the case is still checked under a stand-in.
+        let named = case.name.is_some();
+        let case_name = case.name.clone().unwrap_or(Text { at: located.at, text: format!("#{}", cases.len() + 1) });
+        if named && (case_name.text.trim().is_empty() || case_name.text.contains('\n')) {
+            issues.push(Issue { at: case_name.at, message: "a case name must be one non-empty line".into() });
+        }
+        if named && !names.insert(case_name.text.clone()) {
+            issues.push(Issue {
+                at: case_name.at,
+                message: format!(
+                    "another case in this file is also named {:?}: names must be unique within a file",
+                    case_name.text
+                ),
+            });
+        }
+        let level = match &case.level {
+            Some(l) => level(l, issues),
+            None => file_level,
+        };
+        if case.level.is_none() && file_level.is_none() {
+            issues.push(Issue {
+                at: located.at,
+                message: format!(
+                    "case {:?} has no level: add `level: must` (or should, may) to the case or at the top of the file",
+                    case_name.text
+                ),
+            });
+        }
+        let mut vars: Vec<(Text, Node)> = file_vars.clone();
+        for (key, value) in case.vars.unwrap_or_default() {
+            vars.retain(|(k, _)| k.text != key.text);
+            vars.push((key, value));
+        }
+        let mut scope: BTreeSet<String> = BUILTINS.iter().map(|s| s.to_string()).collect();
+        scope.extend(vars.iter().map(|(k, _)| k.text.clone()));
+        let case_label = case_name.text.clone();
+        for (_, value) in &vars {
+            check_node_vars(value, &scope, &case_label, issues);
+        }
+        if case.steps.as_ref().is_some_and(Vec::is_empty) {
+            issues
+                .push(Issue { at: located.at, message: format!("case {case_label:?} has no steps: add at least one") });
+        }
+        let mut steps = Vec::new();
+        for step in case.steps.unwrap_or_default() {
+            steps.push(build_step(step, &mut scope, &case_label, issues));
+        }
+        let mut cleanup = Vec::new();
+        for step in case.cleanup {
+            cleanup.push(build_step(step, &mut scope, &case_label, issues));
+        }
+        cases.push(Case {
+            name: format!("{name}::{}", case_name.text),
+            file: path.to_string(),
+            level: level.unwrap_or(Level::Must),
+            tags: merge(&file_tags, texts(&case.tags)),
+            spec: merge(&file_spec, texts(&case.spec)),
+            requires: merge(&file_requires, requirements(&case.requires, issues)),
+            vars: vars.into_iter().map(|(k, v)| (k.text, v)).collect(),
+            steps,
+            cleanup,
+        });
+        if let Some(case) = cases.last() {
+            super::bounds::check(case, issues);
+        }
+    }
+    CaseFile { name: name.to_string(), path: path.to_string(), cases }
+}
+
+fn unknown_variable(at: Pos, name: &str, case: &str, scope: &BTreeSet<String>) -> Issue {
+    let mut defined: Vec<&str> = scope.iter().map(String::as_str).filter(|s| !BUILTINS.contains(s)).collect();
+    defined.retain(|s| *s != "item" && *s != "index");
+    let defined = if defined.is_empty() { "none".to_string() } else { defined.join(", ") };
+    Issue {
+        at,
+        message: format!(
+            "unknown variable `{name}` in case {case:?} (defined here: {defined}; built-ins: {}, date(...), \
+             datetime(...), timestamp(...)): define it under `vars`, capture it in an earlier step, or fix the name",
+            BUILTINS.join(", ")
+        ),
+    }
+}
+
+fn check_template_vars(at: Pos, template: &Template, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) {
+    for expr in template.exprs() {
+        if let Some(name) = expr.variable() {
+            if !scope.contains(name) {
+                issues.push(unknown_variable(at, name, case, scope));
+            }
+        }
+    }
+}
+
+fn check_node_vars(node: &Node, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) {
+    node.walk(&mut |n| match &n.kind {
+        NodeKind::Str(template) => check_template_vars(n.at, template, scope, case, issues),
+        NodeKind::Object(entries) => {
+            for (key, _) in entries {
+                check_template_vars(key.at, &key.template, scope, case, issues);
+            }
+        }
+        _ => {}
+    });
+}
+
+/// A key of request data (`query`, `form`) or `paths`, parsed as a template and checked.
+fn templated_key(text: Text, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Key {
+    match Key::parse(&text) {
+        Ok(key) => {
+            check_template_vars(key.at, &key.template, scope, case, issues);
+            key
+        }
+        Err(message) => {
+            issues.push(Issue { at: text.at, message });
+            Key::literal(&text.text)
+        }
+    }
+}
+
+fn check_pattern(node: &Node, issues: &mut Vec<Issue>) {
+    if let Err(e) = pattern::check(node) {
+        issues.push(Issue { at: e.at, message: e.message });
+    }
+}
+
+/// Stand-ins for a variable that is not a built-in when a templated JSONPath is checked at load
+/// time: one that fits an index (`$.events[{{i}}]`), one that fits a name (`$.{{key}}`).
+const PATH_PLACEHOLDERS: [&str; 2] = ["1", "x"];
+
+/// The text of `template` with each expression replaced: a plain built-in by a plausible
+/// value of it, anything else by `placeholder`.
+fn sample_text(template: &Template, placeholder: &str) -> String {
+    let mut out = String::new();
+    for part in &template.parts {
+        match part {
+            Part::Lit(text) => out.push_str(text),
+            Part::Expr(expr) => {
+                let sample = expr.variable().filter(|_| expr.access.is_empty()).and_then(template::sample);
+                out.push_str(sample.unwrap_or(placeholder));
+            }
+        }
+    }
+    out
+}
+
+fn bad_json_path(text: &str, shown: &str, e: impl std::fmt::Display) -> String {
+    let filled = if shown == text { String::new() } else { format!(" (filled in as `{shown}`)") };
+    format!("bad JSONPath `{text}`{filled}: {e} (write RFC 9535 paths such as `$.id` or `$[0].venue.id`)")
+}
+
+/// Parses a JSONPath of `paths` or `capture`. One with templates is checked with plausible
+/// values (see [`sample_text`]) and compiled when the step runs.
+fn parse_json_path(text: &Text, scope: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Option<PathExpr> {
+    let template = match Template::parse(&text.text) {
+        Ok(template) => template,
+        Err(message) => {
+            issues.push(Issue { at: text.at, message });
+            return None;
+        }
+    };
+    if template.is_literal() {
+        return match JsonPath::parse(&text.text) {
+            Ok(path) => Some(PathExpr { source: text.text.clone(), template, compiled: Some(path) }),
+            Err(e) => {
+                issues.push(Issue { at: text.at, message: bad_json_path(&text.text, &text.text, e) });
+                None
+            }
+        };
+    }
+    check_template_vars(text.at, &template, scope, case, issues);
+    let mut first_error = None;
+    for placeholder in PATH_PLACEHOLDERS {
+        let sample = sample_text(&template, placeholder);
+        match JsonPath::parse(&sample) {
+            Ok(_) => return Some(PathExpr { source: text.text.clone(), template, compiled: None }),
+            Err(e) => {
+                first_error.get_or_insert_with(|| bad_json_path(&text.text, &sample, e));
+            }
+        }
+    }
+    issues.push(Issue { at: text.at, message: first_error.unwrap_or_default() });
+    None
+}
+
+fn is_token(method: &str) -> bool {
+    !method.is_empty() && method.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+}
+
+fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Step {
+    let step = located.value;
+    let mut local = scope.clone();
+    if let Some(name) = &step.foreach {
+        if !scope.contains(&name.text) {
+            issues.push(unknown_variable(name.at, &name.text, case, scope));
+        }
+        if step.repeat.is_some() {
+            issues.push(Issue {
+                at: located.at,
+                message: "a step takes `repeat` or `foreach`, not both: split it into two steps".into(),
+            });
+        }
+    }
+    if step.repeat.is_some() || step.foreach.is_some() {
+        local.insert("index".into());
+    }
+    if step.foreach.is_some() {
+        local.insert("item".into());
+    }
+
+    let (raw, request_id) = match step.request {
+        Some(request) => (request.value, request.at),
+        None => (Default::default(), located.at),
+    };
+    let method = match &raw.method {
+        Some(m) => {
+            let upper = m.text.to_ascii_uppercase();
+            if !is_token(&upper) {
+                issues.push(Issue { at: m.at, message: format!("`{}` is not an HTTP method", m.text) });
+            }
+            upper
+        }
+        None => "GET".to_string(),
+    };
+    let target = match (raw.path, raw.url) {
+        (Some(path), None) => {
+            check_template_vars(path.at, &path.template, &local, case, issues);
+            Target::Path(path.template)
+        }
+        (None, Some(url)) => {
+            check_template_vars(url.at, &url.template, &local, case, issues);
+            Target::Url(url.template)
+        }
+        (Some(_), Some(_)) => {
+            issues.push(Issue { at: request_id, message: "a request has `path` or `url`, not both".into() });
+            Target::Path(Template::literal(""))
+        }
+        (None, None) if raw.address_given => Target::Path(Template::literal("")),
+        (None, None) => {
+            issues.push(Issue {
+                at: request_id,
+                message: "the request has no address: add `path` (under the namespace, `\"\"` for its index) or `url`"
+                    .into(),
+            });
+            Target::Path(Template::literal(""))
+        }
+    };
+    if let Some(lang) = &raw.lang {
+        check_template_vars(lang.at, &lang.template, &local, case, issues);
+    }
+    let mut query = Vec::new();
+    for (key, value) in raw.query {
+        check_node_vars(&value, &local, case, issues);
+        query.push((templated_key(key, &local, case, issues), value));
+    }
+    let bodies = [raw.json.is_some(), raw.form.is_some(), raw.body.is_some()].iter().filter(|b| **b).count();
+    if bodies > 1 {
+        issues.push(Issue {
+            at: request_id,
+            message: "a request has one body: `json`, `form` or `body`, not several".into(),
+        });
+    }
+    let body = if let Some(json) = raw.json {
+        check_node_vars(&json, &local, case, issues);
+        Body::Json(json)
+    } else if let Some(form) = raw.form {
+        let mut out = Vec::new();
+        for (key, value) in form {
+            check_node_vars(&value, &local, case, issues);
+            out.push((templated_key(key, &local, case, issues), value));
+        }
+        Body::Form(out)
+    } else if let Some(body) = raw.body {
+        check_template_vars(body.at, &body.template, &local, case, issues);
+        Body::Raw(body.template)
+    } else {
+        Body::None
+    };
+    let mut headers = Vec::new();
+    for (key, value) in raw.headers {
+        check_template_vars(value.at, &value.template, &local, case, issues);
+        headers.push((key.text, value.template));
+    }
+    if let Some(auth) = &raw.auth {
+        if let Err(message) = crate::credentials::role_of(&auth.text) {
+            issues.push(Issue { at: auth.at, message });
+        }
+    }
+    let request = Request {
+        at: request_id,
+        method,
+        target,
+        lang: raw.lang.map(|l| l.template),
+        query,
+        body,
+        headers,
+        auth: raw.auth.map(|a| a.text),
+    };
+
+    let mut expect = Expect::default();
+    if let Some(raw) = step.expect {
+        if let Some(status) = raw.status {
+            check_node_vars(&status, &local, case, issues);
+            check_pattern(&status, issues);
+            issues.extend(super::types::status(&status));
+            expect.status = Some(status);
+        }
+        for (key, value) in raw.headers {
+            check_node_vars(&value, &local, case, issues);
+            check_pattern(&value, issues);
+            issues.extend(super::types::header(&value));
+            expect.headers.push((key.text, value));
+        }
+        if let Some(json) = raw.json {
+            check_node_vars(&json, &local, case, issues);
+            check_pattern(&json, issues);
+            expect.json = Some(json);
+        }
+        for (key, value) in raw.paths {
+            check_node_vars(&value, &local, case, issues);
+            check_pattern(&value, issues);
+            if let Some(path) = parse_json_path(&key, &local, case, issues) {
+                expect.paths.push((path, value));
+            }
+        }
+    }
+
+    let mut capture = Vec::new();
+    for (name, source) in step.capture {
+        if BUILTINS.contains(&name.text.as_str()) || name.text == "item" || name.text == "index" {
+            issues.push(Issue {
+                at: name.at,
+                message: format!("`{}` is a built-in name: capture into another name", name.text),
+            });
+        }
+        if let Some(header) = source.text.strip_prefix("header:") {
+            let header = header.trim();
+            if header.is_empty() {
+                issues.push(Issue {
+                    at: source.at,
+                    message: "`header:` needs a header name, e.g. `header:Location`".into(),
+                });
+            }
+            capture.push((name.text.clone(), Capture::Header(header.to_string())));
+        } else if let Some(path) = parse_json_path(&source, &local, case, issues) {
+            capture.push((name.text.clone(), Capture::Path(path)));
+        }
+        scope.insert(name.text);
+    }
+    Step { request, expect, capture, repeat: step.repeat, foreach: step.foreach.map(|f| f.text) }
+}

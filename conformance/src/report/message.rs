@@ -1,0 +1,206 @@
+//! The message of a failing case, shared by the terminal (under "failures:", coloured when it
+//! goes to a terminal) and the JUnit report: each step that went wrong with its request as
+//! `curl`, the status, every mismatch with its path and the line of the case file it comes
+//! from, the diff, and the cleanup problems. Bounded: a huge body or thousands of mismatches
+//! give a few lines and a count.
+
+use std::fmt::Write;
+
+use crate::diff::{Diff, LineKind};
+use crate::outcome::{CaseReport, Outcome, StepRecord};
+use crate::report::curl::curl;
+use crate::report::secrets::Secrets;
+use crate::show::excerpt;
+
+/// Most mismatches listed for one step; the rest are counted.
+pub const MAX_MISMATCHES: usize = 40;
+
+/// Longest body in a `curl` line of a message, in bytes.
+const MAX_CURL_BODY: usize = 2048;
+
+/// Colours (ANSI) or plain text.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    pub color: bool,
+}
+
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const CYAN: &str = "\x1b[36m";
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+
+impl Style {
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("{code}{text}{RESET}")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// The diff as indented lines, coloured or not.
+pub fn diff_text(diff: &Diff, style: Style) -> String {
+    let mut out = String::new();
+    for line in &diff.lines {
+        let code = match line.kind {
+            LineKind::Hunk => CYAN,
+            LineKind::Removed => RED,
+            LineKind::Added => GREEN,
+            LineKind::Header | LineKind::Context => "",
+        };
+        let text = if code.is_empty() { line.text.clone() } else { style.paint(code, &line.text) };
+        let _ = writeln!(out, "    {text}");
+    }
+    if diff.cut_lines > 0 {
+        let _ = writeln!(out, "    … {} more diff lines cut", diff.cut_lines);
+    }
+    out
+}
+
+/// `file:line:column` of a place in the case's file, when known.
+pub fn location(report: &CaseReport, at: crate::yaml::Pos) -> Option<String> {
+    at.is_known().then(|| format!("{}:{}", report.file, at))
+}
+
+fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Secrets, out: &mut String) {
+    if let Some(reason) = &step.skipped {
+        let _ = writeln!(out, "  {}: skipped: {reason}", step.label);
+        return;
+    }
+    match &step.request {
+        Some(r) => {
+            let _ = writeln!(out, "  {}: {} {}", step.label, r.method, secrets.redact(&r.url));
+            let _ = writeln!(out, "    {}", curl(r, secrets, MAX_CURL_BODY));
+        }
+        None => {
+            let _ = writeln!(out, "  {}:", step.label);
+        }
+    }
+    if let Some(error) = &step.error {
+        let _ = writeln!(out, "    error: {}", secrets.redact(&error.to_string()));
+    }
+    if let Some(status) = step.status {
+        let _ = writeln!(out, "    status: {status}");
+    }
+    if !step.mismatches.is_empty() {
+        let _ = writeln!(out, "    mismatches:");
+        for m in step.mismatches.iter().take(MAX_MISMATCHES) {
+            let place = location(report, m.at).map(|l| format!(" (at {l})")).unwrap_or_default();
+            let (expected, actual) = (secrets.redact(&m.expected), secrets.redact(&m.actual));
+            let _ = writeln!(
+                out,
+                "      {}: expected {}, got {}{place}",
+                style.paint(BOLD, &m.path),
+                style.paint(GREEN, &expected),
+                style.paint(RED, &actual)
+            );
+        }
+        if step.mismatches.len() > MAX_MISMATCHES {
+            let _ = writeln!(out, "      … {} more mismatches", step.mismatches.len() - MAX_MISMATCHES);
+        }
+    }
+    match (&step.diff, &step.body) {
+        (Some(diff), _) => {
+            let _ = writeln!(out, "    diff of the expected pattern (-) and the actual body (+):");
+            out.push_str(&secrets.redact(&diff_text(diff, style)));
+        }
+        (None, Some(body)) if !step.ok() && !body.trim().is_empty() => {
+            let shown = excerpt(body);
+            // An excerpt that is not the whole body says how large the body is.
+            let size = if shown.len() < step.body_size {
+                format!(" ({} bytes in full)", step.body_size)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "    body: {}{size}", secrets.redact(&shown));
+        }
+        _ => {}
+    }
+}
+
+/// The message of a failing case (also used for errors).
+pub fn failure_message(report: &CaseReport, style: Style, secrets: &Secrets) -> String {
+    let mut out = String::new();
+    let level = report.level.map(|l| l.name()).unwrap_or("none");
+    let _ = writeln!(out, "{} ({}, level {level})", report.name, report.file);
+    if let Outcome::Error(reason) = &report.outcome {
+        if report.failed_step().is_none() {
+            let _ = writeln!(out, "  error: {}", secrets.redact(reason));
+        }
+    }
+    if let Some(step) = report.failed_step() {
+        step_text(report, step, style, secrets, &mut out);
+    }
+    let problems: Vec<&StepRecord> =
+        report.cleanup_problems().chain(report.cleanup.iter().filter(|s| s.skipped.is_some())).collect();
+    if !problems.is_empty() {
+        let _ = writeln!(out, "  cleanup (does not fail the case):");
+        for step in problems {
+            step_text(report, step, style, secrets, &mut out);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::matcher::Mismatch;
+    use crate::model::Level;
+    use crate::outcome::SentRequest;
+    use crate::yaml::Pos;
+    use std::time::Duration;
+
+    pub fn failing_report() -> CaseReport {
+        let request = SentRequest {
+            method: "GET".into(),
+            url: "http://h/wp-json/calendar/events/v1/events/7".into(),
+            headers: Vec::new(),
+            auth: Some(("editor".into(), "editor-password".into())),
+            auth_name: Some("editor".into()),
+            body: None,
+        };
+        let mismatches = (0..100)
+            .map(|i| Mismatch {
+                path: format!("$.events[{i}].id"),
+                expected: "1".into(),
+                actual: "2".into(),
+                at: Pos::new(12, 9),
+            })
+            .collect();
+        CaseReport {
+            name: "events/read::one".into(),
+            file: "cases/events/read.yaml".into(),
+            level: Some(Level::Must),
+            spec: Vec::new(),
+            tags: Vec::new(),
+            outcome: Outcome::Failed,
+            duration: Duration::ZERO,
+            steps: vec![StepRecord {
+                label: "steps[0]".into(),
+                request: Some(request.into()),
+                status: Some(200),
+                body: Some("{}".into()),
+                body_size: 2,
+                mismatches,
+                ..StepRecord::default()
+            }],
+            cleanup: Vec::new(),
+            expected_failure: false,
+            server: None,
+        }
+    }
+
+    #[test]
+    fn mismatches_carry_their_line_and_are_bounded_and_passwords_masked() {
+        let report = failing_report();
+        let text = failure_message(&report, Style { color: false }, &Secrets::of([("editor", "editor-password")]));
+        assert!(text.contains("curl -i -u 'editor:***' http://h/"), "{text}");
+        assert!(!text.contains("editor-password"), "{text}");
+        assert!(text.contains("$.events[0].id: expected 1, got 2 (at cases/events/read.yaml:12:9)"), "{text}");
+        assert!(text.contains("… 60 more mismatches"), "{text}");
+        assert!(text.lines().count() < 60, "{text}");
+    }
+}

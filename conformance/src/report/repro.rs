@@ -1,0 +1,279 @@
+//! `--repro DIR`: one runnable POSIX shell script per failing case. It starts the same server
+//! the case ran against (for an embedded run: `reference-server` with the same port, clock,
+//! names, features and users) and sends every step of the case up to the failing one with
+//! `curl`, captured values already filled in, so the last answer it prints is the failing one.
+//!
+//! Passwords are not written: each role's comes from a variable (`$EDITOR_PASSWORD`), whose
+//! default is given only for the reference server's own default users (whose passwords are no
+//! secret) or with `--show-credentials`.
+
+use std::fmt::Write;
+
+use crate::outcome::{CaseReport, KeptBody, KeptRequest};
+use crate::report::curl::{method_option, shell_quote};
+use crate::report::secrets::Secrets;
+use crate::runner::request::WRONG_PASSWORD_SENT;
+
+/// Where the cases ran, for the scripts.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// The embedded reference server: each report carries how its server was started.
+    Embedded,
+    /// An outside implementation at this `{base_url}`.
+    Outside { base_url: String },
+}
+
+/// The file name of a case's script: its name with every run of other characters than
+/// letters and digits made one `_`, at most 120 characters, then `.sh`.
+pub fn file_name(case: &str) -> String {
+    let mut out = String::new();
+    for c in case.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let trimmed: String = out.trim_matches('_').chars().take(120).collect();
+    format!("{trimmed}.sh")
+}
+
+/// The name of the variable that holds a role's password: `EDITOR_PASSWORD`.
+fn password_variable(role: &str) -> String {
+    let role: String =
+        role.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
+    format!("{role}_PASSWORD")
+}
+
+/// The script of one failing case.
+pub fn script(report: &CaseReport, target: &Target, secrets: &Secrets) -> String {
+    let mut out = String::from("#!/bin/sh\n");
+    header(report, secrets, &mut out);
+    out.push_str("set -u\n\n");
+    let site = server(report, target, &mut out);
+    passwords(report, secrets, &mut out);
+    out.push_str("body_file=$(mktemp)\ntrap 'rm -f \"$body_file\"; stop_server' EXIT\ntrap 'exit 130' INT TERM\n\n");
+    for step in &report.steps {
+        let Some(request) = &step.request else { continue };
+        let _ = writeln!(
+            out,
+            "echo {} >&2",
+            shell_quote(&format!("### {}: {} {}", step.label, request.method, secrets.redact(&request.url)))
+        );
+        out.push_str(&curl_command(request, site.as_deref(), secrets));
+        out.push_str("echo\n");
+    }
+    let failed = report.failed_step().map(|s| s.label.as_str()).unwrap_or("the last step");
+    let _ =
+        writeln!(out, "\n# The answer above is the one of {failed}; the case's cleanup is not run: the data stays.");
+    out
+}
+
+fn header(report: &CaseReport, secrets: &Secrets, out: &mut String) {
+    let level = report.level.map(|l| l.name()).unwrap_or("none");
+    let _ = writeln!(out, "# Reproduces a failing case of the conformance suite:");
+    let _ = writeln!(out, "#   {} (level {level}, {})", report.name, report.file);
+    if let Some(step) = report.failed_step() {
+        let _ = writeln!(out, "# It failed at {}:", step.label);
+        if let Some(error) = &step.error {
+            let _ = writeln!(out, "#   {}", one_line(&secrets.redact(&error.to_string())));
+        }
+        for m in step.mismatches.iter().take(10) {
+            let _ = writeln!(out, "#   {}", one_line(&secrets.redact(&m.to_string())));
+        }
+        if step.mismatches.len() > 10 {
+            let _ = writeln!(out, "#   … {} more mismatches", step.mismatches.len() - 10);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "#\n# Run it with `sh {}`: every step is sent again with curl, in order, and each",
+        file_name(&report.name)
+    );
+    let _ = writeln!(out, "# answer is printed (status line, headers, body).\n");
+}
+
+fn one_line(text: &str) -> String {
+    crate::show::cut(&text.replace('\n', " "), 300)
+}
+
+/// Writes how to reach (and start) the server; returns the site address the URLs start with,
+/// when they can be moved to `$SITE`.
+fn server(report: &CaseReport, target: &Target, out: &mut String) -> Option<String> {
+    match (target, &report.server) {
+        (Target::Embedded, Some(server)) => {
+            let port = server.listen.rsplit(':').next().unwrap_or("8080");
+            let host = server.listen.rsplit_once(':').map(|(h, _)| h).unwrap_or("127.0.0.1");
+            let site = format!("http://{}", server.listen);
+            let mut command = format!("--listen \"{host}:$PORT\" --clock {}", server.clock);
+            if server.namespace != crate::template::DEFAULT_NAMESPACE {
+                let _ = write!(command, " --namespace {}", shell_quote(&server.namespace));
+            }
+            if server.language_param != crate::template::DEFAULT_LANGUAGE_PARAM {
+                let _ = write!(command, " --language-param {}", shell_quote(&server.language_param));
+            }
+            if !server.without.is_empty() {
+                let _ = write!(command, " --without {}", shell_quote(&server.without.join(",")));
+            }
+            let defaults = reference_server::UserSpec::defaults();
+            let default_users = server.users.len() == defaults.len()
+                && server
+                    .users
+                    .iter()
+                    .zip(&defaults)
+                    .all(|((n, p, r), d)| *n == d.name && *p == d.password && r == d.role.name());
+            if !default_users {
+                for (name, _, role) in &server.users {
+                    let _ = write!(command, " --user \"{name}:${}:{role}\"", password_variable(role));
+                }
+            }
+            let _ =
+                writeln!(out, "# The case ran against the embedded reference server, started as below (the same port,");
+            let _ = writeln!(out, "# clock and names). START_SERVER=0 uses one that runs already; PORT moves it;");
+            let _ = writeln!(
+                out,
+                "# REFERENCE_SERVER names the program (default: on the PATH, else `cargo run` in the repository)."
+            );
+            let _ = writeln!(out, "PORT=${{PORT:-{port}}}");
+            let _ = writeln!(out, "SITE=\"http://{host}:$PORT\"");
+            out.push_str(
+                "server_pid=\nstop_server() { [ -z \"$server_pid\" ] || kill \"$server_pid\" 2>/dev/null; }\n",
+            );
+            out.push_str("if [ \"${START_SERVER:-1}\" = 1 ]; then\n");
+            out.push_str("    if [ -z \"${REFERENCE_SERVER:-}\" ]; then\n");
+            out.push_str(
+                "        if command -v reference-server >/dev/null 2>&1; then REFERENCE_SERVER=reference-server\n",
+            );
+            out.push_str("        else REFERENCE_SERVER=\"cargo run --quiet -p reference-server --\"; fi\n    fi\n");
+            let _ = writeln!(out, "    $REFERENCE_SERVER {command} >/dev/null 2>&1 &");
+            out.push_str("    server_pid=$!\n    tries=0\n");
+            out.push_str("    until curl -s -o /dev/null \"$SITE/\"; do\n");
+            out.push_str("        tries=$((tries + 1))\n");
+            out.push_str("        if [ \"$tries\" -gt 600 ] || ! kill -0 \"$server_pid\" 2>/dev/null; then echo \"the reference server did not start\" >&2; exit 1; fi\n");
+            out.push_str("        sleep 0.1\n    done\nfi\n\n");
+            Some(site)
+        }
+        (Target::Outside { base_url }, _) => {
+            let _ =
+                writeln!(out, "# The case ran against the implementation at {base_url} (--base-url). Its store has");
+            let _ = writeln!(
+                out,
+                "# changed since: a case that needs an empty store (fresh-store) needs your reset command first."
+            );
+            out.push_str("stop_server() { :; }\n\n");
+            None
+        }
+        (Target::Embedded, None) => {
+            out.push_str("# The case did not get as far as starting its server.\nstop_server() { :; }\n\n");
+            None
+        }
+    }
+}
+
+fn passwords(report: &CaseReport, secrets: &Secrets, out: &mut String) {
+    let default_users = report
+        .server
+        .as_ref()
+        .map(|s| {
+            let defaults = reference_server::UserSpec::defaults();
+            s.users.iter().all(|(n, p, _)| defaults.iter().any(|d| d.name == *n && d.password == *p))
+        })
+        .unwrap_or(false);
+    let mut done: Vec<String> = Vec::new();
+    for request in report.steps.iter().filter_map(|s| s.request.as_ref()) {
+        let (Some(name), Some((_, password))) = (&request.auth_name, &request.auth) else { continue };
+        if name.ends_with(crate::credentials::WRONG_PASSWORD) || done.contains(name) {
+            continue;
+        }
+        done.push(name.clone());
+        let variable = password_variable(name);
+        if default_users || secrets.password(password) == *password {
+            let _ = writeln!(out, "{variable}=${{{variable}:-{}}}", shell_quote(password));
+        } else {
+            let _ = writeln!(
+                out,
+                "{variable}=${{{variable}:?set {variable} to the password of the {name} credentials (--auth {name}=USER:PASSWORD)}}"
+            );
+        }
+    }
+    if !done.is_empty() {
+        out.push('\n');
+    }
+}
+
+/// One step as curl: the same method, address, headers, credentials and body.
+fn curl_command(request: &KeptRequest, site: Option<&str>, secrets: &Secrets) -> String {
+    let mut out = String::new();
+    if let Some(body) = &request.body {
+        out.push_str(&write_body(body, secrets));
+    }
+    out.push_str("curl -sS -i");
+    if let Some(method) = method_option(request) {
+        let _ = write!(out, " {method}");
+    }
+    if let (Some((user, password)), Some(name)) = (&request.auth, &request.auth_name) {
+        if password == WRONG_PASSWORD_SENT {
+            let _ = write!(out, " -u {}", shell_quote(&format!("{user}:{password}")));
+        } else {
+            let _ = write!(out, " -u \"{}:${}\"", user.replace(['"', '$', '`', '\\'], ""), password_variable(name));
+        }
+    }
+    for (name, value) in &request.headers {
+        let _ = write!(out, " -H {}", shell_quote(&secrets.redact(&format!("{name}: {value}"))));
+    }
+    if request.body.is_some() {
+        out.push_str(" --data-binary \"@$body_file\"");
+    }
+    let url = secrets.redact(&request.url);
+    match site.and_then(|site| url.strip_prefix(site)) {
+        Some(rest) => {
+            let _ = writeln!(out, " \"$SITE\"{}", shell_quote(rest));
+        }
+        None => {
+            let _ = writeln!(out, " {}", shell_quote(&url));
+        }
+    }
+    out
+}
+
+/// Shell lines that write a body into `$body_file`, byte for byte: text as printf'd text, a
+/// long run of one character (a filler) made by `head` and `tr`.
+fn write_body(body: &KeptBody, secrets: &Secrets) -> String {
+    let mut out = String::from("{\n");
+    for (text, times) in &body.parts {
+        if *times == 1 {
+            let _ = writeln!(out, "    printf '%s' {}", shell_quote(&secrets.redact(text)));
+        } else {
+            let byte = text.as_bytes().first().copied().unwrap_or(b'x');
+            let _ = writeln!(out, "    head -c {times} /dev/zero | tr '\\000' '\\{byte:03o}'");
+        }
+    }
+    out.push_str("} > \"$body_file\"\n");
+    if !body.complete {
+        let _ = writeln!(
+            out,
+            "# This body was {} bytes; the run kept its first {} bytes, which the next step sends.",
+            body.size,
+            KeptBody::MAX_TEXT
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_variables() {
+        assert_eq!(file_name("events/create::a title's \"quotes\" & more"), "events_create_a_title_s_quotes_more.sh");
+        assert_eq!(password_variable("administrator"), "ADMINISTRATOR_PASSWORD");
+    }
+
+    #[test]
+    fn bodies_are_written_byte_for_byte() {
+        let body = KeptBody::new(&format!("{{\"d\":\"{}\"}}", "x".repeat(5000)));
+        let lines = write_body(&body, &Secrets::shown());
+        assert_eq!(lines, "{\n    printf '%s' '{\"d\":\"'\n    head -c 5000 /dev/zero | tr '\\000' '\\170'\n    printf '%s' '\"}'\n} > \"$body_file\"\n");
+    }
+}

@@ -1,0 +1,420 @@
+//! Running one case against one implementation, in the phases of a step: fill in and build
+//! the request ([`request`]), send it and read the answer ([`send`]), compare the answer with
+//! the expectations ([`assert`]), keep the captured values ([`capture`]); and, with
+//! `--check-doc`, compare it with the implementation's `/doc` ([`doc`]). [`endpoint`] describes
+//! the implementation under test. The cleanup always
+//! runs. It returns a [`CaseReport`] and never prints: formatting is the report modules' job.
+
+pub mod assert;
+pub mod capture;
+pub mod doc;
+pub mod endpoint;
+pub mod request;
+pub mod send;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use reqwest::Client;
+use serde_json::Value;
+
+use crate::env::{Binding, Env};
+use crate::model::{Body, Capture, Case, Step, Target};
+use crate::node::{Node, NodeKind};
+use crate::outcome::{CaseReport, Outcome, StepError, StepRecord};
+use crate::template::{Expr, Template};
+
+pub use endpoint::{Endpoint, LANGUAGE_KEY};
+pub use request::render as render_request;
+pub use send::client;
+
+/// How cases run, the same for every case of a run.
+#[derive(Clone, Default)]
+pub struct Settings {
+    /// The largest answer body read, in bytes.
+    pub max_response: u64,
+    /// `--keep-data`: no cleanup.
+    pub keep_data: bool,
+    /// `--check-doc`: the implementation's `/doc`.
+    pub doc: Option<Arc<doc::DocCheck>>,
+}
+
+/// Per-case values.
+#[derive(Clone, Debug)]
+pub struct CaseContext {
+    pub run_id: String,
+    pub case_id: String,
+    /// The case's clock (`{{now}}`, `date(...)`); an embedded server's clock starts there too.
+    pub now: DateTime<Utc>,
+}
+
+/// Runs `case` and reports what happened.
+pub async fn run_case(
+    case: &Case,
+    endpoint: &Endpoint,
+    client: &Client,
+    ctx: &CaseContext,
+    settings: &Settings,
+) -> CaseReport {
+    let started = Instant::now();
+    let mut env = case_env(case, endpoint, ctx);
+    let run = Run { endpoint, client, settings };
+    let mut steps = Vec::new();
+    let mut outcome = Outcome::Passed;
+    for (i, step) in case.steps.iter().enumerate() {
+        let label = format!("steps[{i}]");
+        let records = run.step(step, &label, &mut env).await;
+        let failed = records.iter().find(|r| !r.ok()).map(|r| r.error.clone());
+        steps.extend(records);
+        if let Some(error) = failed {
+            outcome = match error {
+                Some(error) => Outcome::Error(error.to_string()),
+                None => Outcome::Failed,
+            };
+            break;
+        }
+    }
+    let mut cleanup = Vec::new();
+    for (i, step) in case.cleanup.iter().enumerate() {
+        let label = format!("cleanup[{i}]");
+        if settings.keep_data {
+            cleanup.push(StepRecord { label, skipped: Some("--keep-data".into()), ..StepRecord::default() });
+            continue;
+        }
+        let missing: Vec<String> = step_variables(step).into_iter().filter(|v| !env.contains(v)).collect();
+        if !missing.is_empty() {
+            cleanup.push(StepRecord {
+                label,
+                skipped: Some(format!("needs {}, which an earlier failure left uncaptured", missing.join(", "))),
+                ..StepRecord::default()
+            });
+            continue;
+        }
+        cleanup.extend(run.step(step, &label, &mut env).await);
+    }
+    CaseReport {
+        name: case.name.clone(),
+        file: case.file.clone(),
+        level: Some(case.level),
+        spec: case.spec.clone(),
+        tags: case.tags.clone(),
+        outcome,
+        duration: started.elapsed(),
+        steps,
+        cleanup,
+        expected_failure: false,
+        server: None,
+    }
+}
+
+/// A case's variables on one implementation before its first step: the built-ins (the
+/// implementation's addresses and names, the run's and the case's IDs) and the case's `vars`.
+pub fn case_env(case: &Case, endpoint: &Endpoint, ctx: &CaseContext) -> Env {
+    let mut env = Env::new(ctx.now);
+    let builtins = [
+        ("run_id", ctx.run_id.clone()),
+        ("case_id", ctx.case_id.clone()),
+        ("namespace", endpoint.namespace.trim_matches('/').to_string()),
+        ("language_param", endpoint.language_param.clone()),
+        ("base_url", endpoint.base_url.clone()),
+        ("site_url", endpoint.site_and_root().0),
+        ("namespace_url", endpoint.namespace_url()),
+    ];
+    for (name, value) in builtins {
+        env.set(name, Binding::Data(Value::String(value)));
+    }
+    for (name, node) in &case.vars {
+        env.set(name, Binding::Pattern(node.clone()));
+    }
+    env
+}
+
+/// The variables a step reads (templates, and its `foreach` list).
+pub fn step_variables(step: &Step) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let add_template = |t: &Template, out: &mut BTreeSet<String>| {
+        out.extend(t.exprs().filter_map(Expr::variable).map(String::from));
+    };
+    let mut nodes: Vec<&Node> = Vec::new();
+    let r = &step.request;
+    match &r.target {
+        Target::Path(t) | Target::Url(t) => add_template(t, &mut out),
+    }
+    if let Some(lang) = &r.lang {
+        add_template(lang, &mut out);
+    }
+    for (key, node) in &r.query {
+        add_template(&key.template, &mut out);
+        nodes.push(node);
+    }
+    match &r.body {
+        Body::Json(n) => nodes.push(n),
+        Body::Form(entries) => {
+            for (key, node) in entries {
+                add_template(&key.template, &mut out);
+                nodes.push(node);
+            }
+        }
+        Body::Raw(t) => add_template(t, &mut out),
+        Body::None => {}
+    }
+    for (_, t) in &r.headers {
+        add_template(t, &mut out);
+    }
+    let e = &step.expect;
+    nodes.extend(e.status.iter());
+    nodes.extend(e.json.iter());
+    nodes.extend(e.headers.iter().map(|(_, n)| n));
+    for (path, node) in &e.paths {
+        add_template(&path.template, &mut out);
+        nodes.push(node);
+    }
+    for (_, capture) in &step.capture {
+        if let Capture::Path(path) = capture {
+            add_template(&path.template, &mut out);
+        }
+    }
+    for node in nodes {
+        node.walk(&mut |n| match &n.kind {
+            NodeKind::Str(t) => add_template(t, &mut out),
+            NodeKind::Object(entries) => entries.iter().for_each(|(k, _)| add_template(&k.template, &mut out)),
+            _ => {}
+        });
+    }
+    if let Some(list) = &step.foreach {
+        out.insert(list.clone());
+    }
+    out.remove("item");
+    out.remove("index");
+    out
+}
+
+/// What every step of a case runs with.
+struct Run<'a> {
+    endpoint: &'a Endpoint,
+    client: &'a Client,
+    settings: &'a Settings,
+}
+
+impl Run<'_> {
+    /// Runs a step: once, or once per `repeat`/`foreach` iteration until one fails.
+    async fn step(&self, step: &Step, label: &str, env: &mut Env) -> Vec<StepRecord> {
+        let iterations = match iterations(step, label, env) {
+            Ok(iterations) => iterations,
+            Err(error) => {
+                return vec![StepRecord { label: label.to_string(), error: Some(error), ..StepRecord::default() }]
+            }
+        };
+        begin_step(step, env);
+        let mut records = Vec::new();
+        for (label, iteration) in iterations {
+            enter_iteration(step, env, iteration);
+            let (record, captured) = self.once(step, label, env).await;
+            keep_captures(step, env, captured);
+            let ok = record.ok();
+            records.push(record);
+            if !ok {
+                break;
+            }
+        }
+        records
+    }
+
+    /// One request: build, send, check, capture.
+    async fn once(&self, step: &Step, label: String, env: &Env) -> (StepRecord, Vec<(String, Value)>) {
+        env.reset_budget();
+        let request = match request::render(&step.request, env, self.endpoint) {
+            Ok(request) => request,
+            Err(error) => return (StepRecord { label, error: Some(error), ..StepRecord::default() }, Vec::new()),
+        };
+        let answer = match send::send(self.client, &request, self.settings.max_response).await {
+            Ok(answer) => answer,
+            Err(error) => {
+                let request = Some(request.into());
+                return (StepRecord { label, request, error: Some(error), ..StepRecord::default() }, Vec::new());
+            }
+        };
+        let mut checked = assert::check(step, env, &answer);
+        let mut record = StepRecord {
+            label,
+            status: Some(answer.status),
+            body_size: answer.size,
+            error: checked.error.take(),
+            diff: checked.diff.take(),
+            ..StepRecord::default()
+        };
+        let mut mismatches = std::mem::take(&mut checked.mismatches);
+        if let Some(doc) = &self.settings.doc {
+            let parsed;
+            let json = match &checked.json {
+                Some(json) => Some(json),
+                None => {
+                    parsed = serde_json::from_str::<Value>(&answer.text).ok();
+                    parsed.as_ref()
+                }
+            };
+            if let Some(json) = json {
+                mismatches.extend(doc.check(self.endpoint, &request, answer.status, json));
+            }
+        }
+        let mut values = Vec::new();
+        if record.error.is_none() {
+            let captured = capture::capture(step, env, &answer, checked.json.as_ref());
+            mismatches.extend(captured.mismatches);
+            record.error = captured.error;
+            values = captured.values;
+        }
+        record.mismatches = mismatches;
+        // Records stay small: a report never shows more than a part of a large body.
+        record.request = Some(request.into());
+        record.body = Some(crate::show::cut_bytes(answer.text, StepRecord::MAX_BODY));
+        (record, values)
+    }
+}
+
+/// One run of a step: its label, and its `index` and `item` when it loops.
+pub type Iteration = (String, Option<(usize, Value)>);
+
+fn looping(step: &Step) -> bool {
+    step.repeat.is_some() || step.foreach.is_some()
+}
+
+/// Before the first iteration of a step: the captures of a step that loops start as empty lists.
+pub fn begin_step(step: &Step, env: &mut Env) {
+    if looping(step) {
+        for (name, _) in &step.capture {
+            env.set(name, Binding::Data(Value::Array(Vec::new())));
+        }
+    }
+}
+
+/// Before one iteration: `index` (and `item` for `foreach`) are set.
+pub fn enter_iteration(step: &Step, env: &mut Env, iteration: Option<(usize, Value)>) {
+    if let Some((index, item)) = iteration {
+        env.set("index", Binding::Data(Value::from(index)));
+        if step.foreach.is_some() {
+            env.set("item", Binding::Data(item));
+        }
+    }
+}
+
+/// After one iteration: its captured values are kept (appended to their lists when the step loops).
+pub fn keep_captures(step: &Step, env: &mut Env, captured: Vec<(String, Value)>) {
+    for (name, value) in captured {
+        if looping(step) {
+            if let Some(Binding::Data(Value::Array(list))) = env.get(&name) {
+                let mut list = list.clone();
+                list.push(value);
+                env.set(&name, Binding::Data(Value::Array(list)));
+            }
+        } else {
+            env.set(&name, Binding::Data(value));
+        }
+    }
+}
+
+/// The iterations of a step: one per `repeat` or `foreach` element, or one plain run.
+pub fn iterations(step: &Step, label: &str, env: &Env) -> Result<Vec<Iteration>, StepError> {
+    if let Some(n) = step.repeat {
+        return Ok((0..n as usize).map(|i| (format!("{label} index {i}"), Some((i, Value::Null)))).collect());
+    }
+    let Some(list) = &step.foreach else {
+        return Ok(vec![(label.to_string(), None)]);
+    };
+    let items = match env.get(list) {
+        Some(Binding::Data(Value::Array(items))) => items.clone(),
+        Some(Binding::Pattern(node)) => match env.render_data(node) {
+            Ok(Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        other => {
+            let what = match other {
+                Some(Binding::Data(v)) => crate::show::compact(v),
+                _ => "nothing".into(),
+            };
+            return Err(StepError::Template(format!("`foreach: {list}` needs a list, and `{list}` is {what}")));
+        }
+    };
+    Ok(items.into_iter().enumerate().map(|(i, item)| (format!("{label} index {i}"), Some((i, item)))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loader::load_source;
+    use crate::model::Loaded;
+    use crate::model::Step;
+    use crate::pattern;
+    use serde_json::json;
+
+    fn endpoint() -> Endpoint {
+        Endpoint {
+            base_url: "http://h/wp-json".into(),
+            namespace: "tribe/events/v1".into(),
+            language_param: "wpml_language".into(),
+            credentials: Default::default(),
+        }
+    }
+
+    fn env() -> Env {
+        let mut env = Env::new(Utc::now());
+        env.set("namespace", Binding::Data(json!("tribe/events/v1")));
+        env.set("language_param", Binding::Data(json!("wpml_language")));
+        env.set("case_id", Binding::Data(json!("c1")));
+        env
+    }
+
+    fn step(request_and_expect: &str) -> Step {
+        let source = format!(
+            "level: must\ncases:\n  - name: a\n    vars: {{a: 1, b: 1, c: 1, e: 1}}\n    steps:\n      - {request_and_expect}\n"
+        );
+        let Loaded::File(mut file) = load_source("x", "x.yaml", &source) else { panic!("{source}") };
+        file.cases.remove(0).steps.remove(0)
+    }
+
+    #[test]
+    fn keys_of_request_data_are_rendered_and_the_language_key_renamed() {
+        let request = step(
+            r#"request: {path: /x, query: {"{{language_param}}": fr, multilingual_language: de, "k{{case_id}}": 1}}"#,
+        )
+        .request;
+        let sent = render_request(&request, &env(), &endpoint()).unwrap();
+        assert_eq!(sent.url, "http://h/wp-json/tribe/events/v1/x?wpml_language=fr&wpml_language=de&kc1=1");
+        let request = step(r#"request: {path: /x, form: {"{{language_param}}": fr}}"#).request;
+        assert_eq!(render_request(&request, &env(), &endpoint()).unwrap().body.as_deref(), Some("wpml_language=fr"));
+        let request =
+            step(r#"request: {path: /x, json: {"{{language_param}}": fr, deep: {"/{{namespace}}": 1}}}"#).request;
+        let body: Value =
+            serde_json::from_str(&render_request(&request, &env(), &endpoint()).unwrap().body.unwrap()).unwrap();
+        assert_eq!(body, json!({"wpml_language": "fr", "deep": {"/tribe/events/v1": 1}}));
+        let request = step(r#"request: {path: /x, json: {multilingual_language: fr}}"#).request;
+        let body = render_request(&request, &env(), &endpoint()).unwrap().body.unwrap();
+        assert_eq!(body, r#"{"wpml_language":"fr"}"#);
+    }
+
+    #[test]
+    fn keys_of_patterns_are_rendered() {
+        let step = step(
+            r#"request: {path: /x}
+        expect: {json: {routes: {"/{{namespace}}/events": 1, "$$lit": 2, "$${{case_id}}": 3}}}"#,
+        );
+        let pat = pattern::build(step.expect.json.as_ref().unwrap(), &env()).unwrap();
+        let good = json!({"routes": {"/tribe/events/v1/events": 1, "$lit": 2, "$c1": 3}});
+        assert!(crate::matcher::matches(&pat, Some(&good)), "{}", pattern::describe(&pat));
+        let bad = json!({"routes": {"/calendar/events/v1/events": 1, "$lit": 2, "$c1": 3}});
+        assert!(!crate::matcher::matches(&pat, Some(&bad)));
+    }
+
+    #[test]
+    fn the_variables_of_keys_and_paths_count_for_cleanup() {
+        let step = step(
+            r#"request: {path: /x, query: {"{{a}}": 1}, json: {"{{b}}": 1}}
+        expect: {paths: {"$['{{c}}']": 1}}
+        capture: {d: "$['{{e}}']"}"#,
+        );
+        let vars: Vec<String> = step_variables(&step).into_iter().collect();
+        assert_eq!(vars, ["a", "b", "c", "e"]);
+    }
+}

@@ -1,0 +1,111 @@
+//! The transport phase: sends a request and reads the answer, never more than
+//! `--max-response-size` of it, so that a misbehaving server cannot make the runner allocate
+//! without bound.
+
+use std::time::Duration;
+
+use base64::Engine;
+use reqwest::Client;
+
+use crate::outcome::{SentRequest, StepError};
+
+/// An answer as the assertions need it.
+pub struct Answer {
+    pub status: u16,
+    /// Header values of one name joined with `, `.
+    pub headers: Vec<(String, String)>,
+    /// The body as text; bytes that are not UTF-8 become U+FFFD (see `utf8_error`).
+    pub text: String,
+    /// The body's size in bytes.
+    pub size: usize,
+    /// Where the body stops being valid UTF-8 (a byte offset), when it does.
+    pub utf8_error: Option<usize>,
+}
+
+/// A client for running cases: never follows redirects.
+pub fn client(timeout: Duration) -> Result<Client, String> {
+    Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(timeout)
+        .build()
+        .map_err(|e| format!("cannot build the HTTP client: {e}"))
+}
+
+/// Sends `request`; reads at most `max_bytes` of the answer's body.
+pub async fn send(client: &Client, request: &SentRequest, max_bytes: u64) -> Result<Answer, StepError> {
+    let url = request.url.clone();
+    let method = reqwest::Method::from_bytes(request.method.as_bytes()).map_err(|_| StepError::Transport {
+        url: url.clone(),
+        detail: format!("`{}` is not an HTTP method", request.method),
+    })?;
+    let mut builder = client.request(method, &request.url);
+    for (name, value) in &request.headers {
+        builder = builder.header(name, value);
+    }
+    if let Some((user, password)) = &request.auth {
+        let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+        builder = builder.header("Authorization", format!("Basic {token}"));
+    }
+    if let Some(body) = &request.body {
+        builder = builder.body(body.clone());
+    }
+    let mut response = builder.send().await.map_err(|e| transport_error(&e, &url))?;
+    let status = response.status().as_u16();
+    let mut headers: Vec<(String, String)> = Vec::new();
+    for (name, value) in response.headers() {
+        let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+        match headers.iter_mut().find(|(n, _)| n == name.as_str()) {
+            Some((_, joined)) => {
+                joined.push_str(", ");
+                joined.push_str(&value);
+            }
+            None => headers.push((name.as_str().to_string(), value)),
+        }
+    }
+    let too_large = || StepError::TooLarge { url: url.clone(), limit: max_bytes / (1024 * 1024) };
+    if response.content_length().is_some_and(|length| length > max_bytes) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| transport_error(&e, &url))? {
+        if (bytes.len() + chunk.len()) as u64 > max_bytes {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    let size = bytes.len();
+    let (text, utf8_error) = match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(offset))
+        }
+    };
+    Ok(Answer { status, headers, text, size, utf8_error })
+}
+
+/// A request that could not be carried out: what failed, the address, the cause.
+pub(crate) fn transport_error(e: &reqwest::Error, url: &str) -> StepError {
+    let mut detail = String::new();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        detail = s.to_string();
+        source = s.source();
+    }
+    let detail = detail.split_whitespace().collect::<Vec<_>>().join(" ");
+    let url = url.to_string();
+    if e.is_timeout() {
+        StepError::Timeout { url }
+    } else if e.is_connect() {
+        StepError::Connect { url, detail }
+    } else if e.is_builder() {
+        StepError::Transport { url, detail: format!("could not build the request: {detail}") }
+    } else {
+        StepError::Transport { url, detail }
+    }
+}
+
+/// [`transport_error`] as one line, for pre-flight.
+pub(crate) fn describe_error(e: &reqwest::Error, url: &str) -> String {
+    transport_error(e, url).to_string()
+}

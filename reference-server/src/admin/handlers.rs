@@ -1,0 +1,235 @@
+//! The admin operations.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{json, Value};
+
+use super::{AdminBody, AdminOp, AdminReply, OPENAPI};
+use crate::app::{App, ClockMode};
+use crate::devtools::DevTools;
+use crate::faults::RuleSpec;
+use crate::store::Data;
+use crate::validate::Params;
+
+/// The most events one seed request may add.
+pub const MAX_SEED: u64 = 100_000;
+
+pub async fn run(
+    app: &App,
+    tools: &DevTools,
+    op: AdminOp,
+    var: Option<&str>,
+    query: &Params,
+    body: Value,
+) -> AdminReply {
+    match op {
+        AdminOp::Page => AdminReply { status: 200, body: AdminBody::Html(crate::pages::journal_page(app)) },
+        AdminOp::Doc => match serde_json::from_str(OPENAPI) {
+            Ok(doc) => AdminReply::json(200, doc),
+            Err(error) => AdminReply::error(500, "admin_doc", format!("The admin document does not parse: {error}")),
+        },
+        AdminOp::Reset => reset(app, tools, body).await,
+        AdminOp::Seed => seed(app, tools, body).await,
+        AdminOp::GetClock => AdminReply::json(200, clock(app)),
+        AdminOp::SetClock => set_clock(app, body),
+        AdminOp::Requests => requests(tools, query),
+        AdminOp::ClearRequests => {
+            tools.journal.clear();
+            AdminReply::json(200, json!({"cleared": true}))
+        }
+        AdminOp::Faults => AdminReply::json(
+            200,
+            json!({"rules": tools.faults.list().iter().map(|rule| rule.to_json()).collect::<Vec<_>>()}),
+        ),
+        AdminOp::AddFault => {
+            let spec = body_object(body).and_then(RuleSpec::from_json);
+            match spec.and_then(|spec| tools.faults.add(spec)) {
+                Ok(rule) => AdminReply::json(201, rule.to_json()),
+                Err(message) => AdminReply::error(400, "admin_invalid_rule", message),
+            }
+        }
+        AdminOp::ClearFaults => {
+            let count = tools.faults.list().len();
+            tools.faults.clear();
+            AdminReply::json(200, json!({"removed": count}))
+        }
+        AdminOp::RemoveFault => match var.and_then(|id| id.parse::<u64>().ok()) {
+            Some(id) if tools.faults.remove(id) => AdminReply::json(200, json!({"removed": 1, "id": id})),
+            _ => AdminReply::error(404, "admin_no_rule", format!("No fault rule has the ID {}.", var.unwrap_or(""))),
+        },
+        AdminOp::State => AdminReply::json(200, state(tools)),
+    }
+}
+
+/// An object body, or none (`{}`).
+fn body_object(body: Value) -> Result<Value, String> {
+    match body {
+        Value::Null => Ok(json!({})),
+        Value::Object(_) => Ok(body),
+        _ => Err("the body must be a JSON object".to_string()),
+    }
+}
+
+/// What the store holds, in counts.
+fn counts(data: &Data) -> Value {
+    let terms = |taxonomy| data.terms.values().filter(|term| term.taxonomy == taxonomy).count();
+    json!({
+        "events": data.events.len(),
+        "venues": data.venues.len(),
+        "organizers": data.organizers.len(),
+        "categories": terms(crate::model::Taxonomy::Category),
+        "tags": terms(crate::model::Taxonomy::Tag),
+    })
+}
+
+/// After a change to the store: the answer once it is durable.
+async fn durable(tools: &DevTools, answer: Value) -> AdminReply {
+    match &tools.state {
+        Some(state) => match state.settled().await {
+            Ok(()) => AdminReply::json(200, answer),
+            Err(message) => {
+                AdminReply::error(500, "state_write_failed", format!("The change could not be saved: {message}"))
+            }
+        },
+        None => AdminReply::json(200, answer),
+    }
+}
+
+fn read_only(tools: &DevTools) -> Option<AdminReply> {
+    let failure = tools.state.as_ref()?.failure()?;
+    Some(AdminReply::error(503, "state_read_only", format!("The state file failed, so nothing can change: {failure}")))
+}
+
+/// `{"to": "empty"}` (the default) or `{"to": "demo"}`: the store as a fresh site has it, or
+/// with the demo calendar (dated from the clock now). IDs start again at 6.
+async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
+    let body = match body_object(body) {
+        Ok(body) => body,
+        Err(message) => return AdminReply::error(400, "admin_invalid_body", message),
+    };
+    let to = body.get("to").map_or(Some("empty"), Value::as_str);
+    let demo = match to {
+        Some("empty") => false,
+        Some("demo") => true,
+        _ => return AdminReply::error(400, "admin_invalid_body", "to must be \"empty\" or \"demo\""),
+    };
+    if let Some(refusal) = read_only(tools) {
+        return refusal;
+    }
+    // Built aside, then swapped in whole: no request sees half a reset.
+    let mut fresh = Data::fresh_site(&app.site_url);
+    if demo {
+        crate::demo::fill(app, &mut fresh);
+    }
+    let answer = {
+        let mut data = app.store.write();
+        data.replace_with(fresh);
+        json!({"to": to, "store": counts(&data)})
+    };
+    durable(tools, answer).await
+}
+
+/// `{"events": N}`: adds N events of the benchmark calendar (`seed`), with the venues,
+/// organizers and terms they use.
+async fn seed(app: &App, tools: &DevTools, body: Value) -> AdminReply {
+    let count = match body_object(body).map(|body| body.get("events").and_then(Value::as_u64)) {
+        Ok(Some(count)) if (1..=MAX_SEED).contains(&count) => count as usize,
+        _ => {
+            return AdminReply::error(
+                400,
+                "admin_invalid_body",
+                format!("events must be a whole number from 1 to {MAX_SEED}"),
+            )
+        }
+    };
+    if let Some(refusal) = read_only(tools) {
+        return refusal;
+    }
+    // The load runs under the store's write lock, and the durable state records the store
+    // whole at its end (`Data::bulk_load`), so no write can come between.
+    crate::seed::load(app, count);
+    let answer = json!({"seeded": count, "store": counts(&app.store.read())});
+    durable(tools, answer).await
+}
+
+fn instant(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+fn clock(app: &App) -> Value {
+    let mode = match app.clock.mode() {
+        ClockMode::Real => "real",
+        ClockMode::Running { .. } => "running",
+        ClockMode::Frozen(_) => "frozen",
+    };
+    json!({"now": instant(app.clock.instant()), "mode": mode})
+}
+
+/// `{"mode": "real"}`, `{"mode": "running", "now": "…"}` (from that instant on) or
+/// `{"mode": "frozen", "now": "…"}` (standing still there; without `now`, at the current time).
+fn set_clock(app: &App, body: Value) -> AdminReply {
+    let body = match body_object(body) {
+        Ok(body) => body,
+        Err(message) => return AdminReply::error(400, "admin_invalid_body", message),
+    };
+    let now = match body.get("now") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => match DateTime::parse_from_rfc3339(text) {
+            Ok(at) => Some(at.with_timezone(&Utc)),
+            Err(_) => {
+                return AdminReply::error(
+                    400,
+                    "admin_invalid_body",
+                    format!("now must be an RFC 3339 instant, got {text:?}"),
+                )
+            }
+        },
+        Some(other) => {
+            return AdminReply::error(
+                400,
+                "admin_invalid_body",
+                format!("now must be an RFC 3339 instant, got {other}"),
+            )
+        }
+    };
+    let at = now.unwrap_or_else(|| app.clock.instant());
+    let mode = match body.get("mode").and_then(Value::as_str) {
+        Some("real") if now.is_none() => ClockMode::Real,
+        Some("real") => return AdminReply::error(400, "admin_invalid_body", "a real clock takes no now"),
+        Some("running") | None if now.is_some() => ClockMode::Running { at, since: std::time::Instant::now() },
+        Some("running") => ClockMode::Running { at, since: std::time::Instant::now() },
+        Some("frozen") => ClockMode::Frozen(at),
+        _ => return AdminReply::error(400, "admin_invalid_body", "mode must be \"real\", \"running\" or \"frozen\""),
+    };
+    app.clock.set(mode);
+    AdminReply::json(200, clock(app))
+}
+
+/// `?since=N&limit=M`: the last M requests after number N (oldest first).
+fn requests(tools: &DevTools, query: &Params) -> AdminReply {
+    let number = |name: &str| query.get(name).and_then(Value::as_str).map(|text| text.parse::<u64>());
+    let since = match number("since") {
+        None => 0,
+        Some(Ok(since)) => since,
+        Some(Err(_)) => return AdminReply::error(400, "admin_invalid_query", "since must be a whole number"),
+    };
+    let limit = match number("limit") {
+        None => 100,
+        Some(Ok(limit)) if limit >= 1 => limit.min(tools.journal.capacity().max(1) as u64) as usize,
+        Some(_) => return AdminReply::error(400, "admin_invalid_query", "limit must be a whole number of at least 1"),
+    };
+    let (entries, last) = tools.journal.read(since, limit);
+    AdminReply::json(200, json!({"requests": entries, "last": last, "capacity": tools.journal.capacity()}))
+}
+
+fn state(tools: &DevTools) -> Value {
+    match &tools.state {
+        Some(state) => {
+            let mut value = state.describe();
+            if let Value::Object(map) = &mut value {
+                map.insert("persistent".into(), json!(true));
+            }
+            value
+        }
+        None => json!({"persistent": false}),
+    }
+}

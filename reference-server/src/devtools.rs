@@ -1,0 +1,158 @@
+//! What the server offers client developers around the interface: the request journal, fault
+//! rules and durable state, and the steps of a request that use them (a fault's answer, the
+//! wait for durability, the journal entry).
+
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use chrono::{DateTime, SecondsFormat, Utc};
+use http_body_util::{BodyExt, Full};
+use hyper::http::{Method as HttpMethod, Response, Uri};
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::faults::{Faults, ServeBody, SlowBody, Stop};
+use crate::http::{self, Finish, Refusal, Reply};
+use crate::interface::ErrorKind;
+use crate::journal::hints::{self, Prefix};
+use crate::journal::{Entry, Journal};
+use crate::state::State;
+use crate::validate::Params;
+
+/// The client developer's tools of one server.
+pub struct DevTools {
+    pub journal: Journal,
+    pub faults: Faults,
+    pub state: Option<State>,
+    /// `--admin`: the admin API and the journal page are served.
+    pub admin: bool,
+}
+
+impl DevTools {
+    pub fn new(config: &Config, state: Option<State>) -> Result<DevTools, String> {
+        Ok(DevTools {
+            journal: Journal::new(config.journal_size.min(100_000)),
+            faults: Faults::new(config.fault_seed, &config.faults)?,
+            state,
+            admin: config.admin,
+        })
+    }
+}
+
+/// The answer to a request a fault stopped: hyper closes the connection without an answer.
+#[derive(Debug)]
+pub struct Dropped;
+
+impl std::fmt::Display for Dropped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("connection dropped by a fault rule")
+    }
+}
+
+impl std::error::Error for Dropped {}
+
+/// What the pipeline learnt of a request that the journal shows.
+#[derive(Default)]
+pub struct Note {
+    /// The user the credentials named (accepted or not).
+    pub user: Option<String>,
+}
+
+/// The answer of a fault that stops a request: an error envelope, or a dropped connection.
+pub fn stop_answer(stop: Stop, how: &Finish) -> Result<Response<Full<Bytes>>, Dropped> {
+    match stop {
+        Stop::Drop => Err(Dropped),
+        Stop::Error(error, retry_after) => {
+            let mut reply = Reply::from(error);
+            if let Some(seconds) = retry_after {
+                reply = reply.header("retry-after", seconds.to_string());
+            }
+            Ok(http::finish(reply, how))
+        }
+    }
+}
+
+/// The error of a write that reached memory but not the disk, and of writes after that.
+const STATE_WRITE_FAILED: ErrorKind = ErrorKind {
+    code: "state_write_failed",
+    status: 500,
+    message: "The change could not be saved.",
+    when: "the state file could not be written",
+};
+const STATE_READ_ONLY: ErrorKind = ErrorKind {
+    code: "state_read_only",
+    status: 503,
+    message: "The site cannot save changes at the moment.",
+    when: "the state file failed earlier",
+};
+
+/// Refuses a write up front once the state file has failed (the server is read-only then).
+pub fn refuse_if_read_only(tools: &DevTools, method: &str) -> Option<ApiError> {
+    let failure = tools.state.as_ref()?.failure()?;
+    let reading = matches!(method, "GET" | "HEAD" | "OPTIONS");
+    (!reading).then(|| ApiError::of(&STATE_READ_ONLY).because(format!("the state file failed: {failure}")))
+}
+
+/// Waits until everything the answer could show is durable; an error answer if it cannot be.
+pub async fn settle(tools: &DevTools, how: &Finish<'_>) -> Option<Response<Full<Bytes>>> {
+    let state = tools.state.as_ref()?;
+    let failure = state.settled().await.err()?;
+    let error = ApiError::of(&STATE_WRITE_FAILED).because(format!("the state file failed: {failure}"));
+    Some(http::finish(Reply::from(error), how))
+}
+
+/// Sends the body of `response` a few bytes at a time.
+pub async fn slow(response: Response<Full<Bytes>>, chunk: usize, delay: Duration) -> Response<ServeBody> {
+    let (parts, body) = response.into_parts();
+    let bytes = body.collect().await.map(|collected| collected.to_bytes()).unwrap_or_default();
+    Response::from_parts(parts, ServeBody::Slow(SlowBody::new(bytes, chunk, delay)))
+}
+
+/// A plain `Finish` for answers made outside the pipeline (faults, durability errors).
+pub fn plain_finish<'a>(config: &'a Config, site_url: &'a str, method: &HttpMethod) -> Finish<'a> {
+    Finish {
+        site_url,
+        root: &config.root,
+        origin: None,
+        head: method == HttpMethod::HEAD,
+        allow: None,
+        fields: None,
+        envelope: false,
+        close: false,
+    }
+}
+
+/// What a request was, for its journal entry.
+pub struct Seen<'a> {
+    pub time: DateTime<Utc>,
+    pub started: Instant,
+    pub method: &'a str,
+    pub uri: &'a Uri,
+    pub query: &'a Params,
+    pub user: Option<String>,
+    pub fault: Option<String>,
+}
+
+/// Records a request in the journal: its refusal in words, with a near-miss hint for a path
+/// that matched no route.
+pub fn record(journal: &Journal, prefix: &Prefix, seen: Seen, status: Option<u16>, refusal: Option<&Refusal>) {
+    let mut entry = Entry {
+        seq: 0,
+        time: seen.time.to_rfc3339_opts(SecondsFormat::Millis, true),
+        method: seen.method.to_string(),
+        path: crate::request_log::redacted(seen.uri),
+        user: seen.user,
+        status,
+        duration_ms: (seen.started.elapsed().as_secs_f64() * 1000.0 * 10.0).round() / 10.0,
+        code: refusal.map(|refusal| refusal.code.to_string()),
+        reason: refusal.map(|refusal| refusal.reason.clone()),
+        hint: None,
+        fault: seen.fault,
+    };
+    if entry.code.as_deref() == Some("rest_no_route") {
+        let (reason, hint) = hints::no_route(seen.method, seen.uri.path(), seen.query, prefix);
+        entry.reason = Some(reason);
+        entry.hint = hint;
+    }
+    journal.record(entry);
+}

@@ -1,0 +1,316 @@
+//! A fault rule as a client writes it: JSON through the admin API, or `key=value,…` after
+//! `--fault` on the command line (the same keys; see the README).
+
+use std::time::Duration;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What a rule does to the requests it picks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Waits before (or after) handling the request.
+    Latency,
+    /// Answers an error in the CMS's envelope instead of (or after) handling the request.
+    Error,
+    /// Closes the connection without an answer, before (or after) handling the request.
+    Drop,
+    /// Sends the answer's body a few bytes at a time.
+    Slow,
+}
+
+/// Whether a fault strikes before the request is handled (the store is untouched) or after
+/// (a write has happened, and its answer is lost or late).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum When {
+    #[default]
+    Before,
+    After,
+}
+
+/// A delay: a fixed number of milliseconds, or a range drawn from for each request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Millis {
+    Fixed(u64),
+    Range([u64; 2]),
+}
+
+/// A rule as written, checked by [`RuleSpec::check`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    pub kind: Kind,
+    /// Requests whose path (inside the namespace: `/events/12`; else the whole path) matches
+    /// this pattern: `*` is any text, `<id>` digits, `<slug>` one segment. Default: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// `GET`, `POST`… or several (`GET,POST`). Default: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The share of matching requests the rule strikes, 0 to 1 (`5%` on the command line).
+    #[serde(default = "always")]
+    pub rate: f64,
+    /// The seed of the rule's draws; default: `--fault-seed` plus the rule's ID.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub when: When,
+    /// Latency: how long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<Millis>,
+    /// Error: the HTTP status (400 to 599).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// Error: the envelope's `code` and `message` (defaults per status).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Error: a `Retry-After` header, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u32>,
+    /// Slow body: bytes per chunk and the wait before each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk_bytes: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk_delay_ms: Option<u64>,
+}
+
+fn always() -> f64 {
+    1.0
+}
+
+/// The longest wait a rule may ask for (per delay, per chunk).
+pub const MAX_DELAY_MS: u64 = 600_000;
+
+impl RuleSpec {
+    /// Parses a rule from JSON, checked.
+    pub fn from_json(value: Value) -> Result<RuleSpec, String> {
+        let spec: RuleSpec = serde_json::from_value(value).map_err(|error| error.to_string())?;
+        spec.check()?;
+        Ok(spec)
+    }
+
+    /// Parses the command line's form: `kind=error,status=503,rate=5%,route=/events*`. The kind
+    /// may come first without its key (`latency,ms=100-300`).
+    pub fn from_flag(text: &str) -> Result<RuleSpec, String> {
+        let mut object = Map::new();
+        for (index, piece) in text.split(',').map(str::trim).filter(|piece| !piece.is_empty()).enumerate() {
+            let (key, value) = match piece.split_once('=') {
+                Some((key, value)) => (key.trim(), value.trim()),
+                None if index == 0 => ("kind", piece),
+                None => return Err(format!("expected KEY=VALUE, got {piece:?}")),
+            };
+            object.insert(key.to_string(), flag_value(key, value)?);
+        }
+        RuleSpec::from_json(Value::Object(object)).map_err(|error| format!("fault {text:?}: {error}"))
+    }
+
+    /// Checks what serde cannot: the fields the kind needs, and their bounds.
+    pub fn check(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.rate) || self.rate.is_nan() {
+            return Err(format!("rate must be between 0 and 1 (or 0% and 100%), got {}", self.rate));
+        }
+        if let Some(route) = &self.route {
+            pattern(route)?;
+        }
+        if let Some(method) = &self.method {
+            if method.len() > 64 || method.split(',').any(|m| m.trim().is_empty()) {
+                return Err(format!("method must be a method or a comma list of them, got {method:?}"));
+            }
+        }
+        let unused = |name: &str, given: bool| {
+            if given {
+                Err(format!("{name} does not apply to a {:?} rule", self.kind).to_lowercase())
+            } else {
+                Ok(())
+            }
+        };
+        match self.kind {
+            Kind::Latency => {
+                match self.ms {
+                    None => return Err("a latency rule needs ms (a number, or [min, max])".to_string()),
+                    Some(Millis::Fixed(ms)) if ms > MAX_DELAY_MS => return Err(too_long(ms)),
+                    Some(Millis::Range([low, high])) if low > high || high > MAX_DELAY_MS => {
+                        return Err(format!("ms range must be [min, max] with min ≤ max ≤ {MAX_DELAY_MS}"))
+                    }
+                    _ => {}
+                }
+                unused("status", self.status.is_some())?;
+                unused("chunk_bytes", self.chunk_bytes.is_some())?;
+            }
+            Kind::Error => {
+                match self.status {
+                    Some(400..=599) => {}
+                    Some(other) => return Err(format!("status must be 400 to 599, got {other}")),
+                    None => return Err("an error rule needs status (400 to 599)".to_string()),
+                }
+                if self.code.as_ref().is_some_and(|code| code.is_empty() || code.len() > 100) {
+                    return Err("code must be 1 to 100 characters".to_string());
+                }
+                if self.message.as_ref().is_some_and(|message| message.len() > 1000) {
+                    return Err("message must be at most 1000 characters".to_string());
+                }
+                unused("ms", self.ms.is_some())?;
+            }
+            Kind::Drop => {
+                unused("ms", self.ms.is_some())?;
+                unused("status", self.status.is_some())?;
+            }
+            Kind::Slow => {
+                match (self.chunk_bytes, self.chunk_delay_ms) {
+                    (Some(1..), Some(delay)) if delay <= MAX_DELAY_MS => {}
+                    (Some(1..), Some(delay)) => return Err(too_long(delay)),
+                    _ => return Err("a slow rule needs chunk_bytes (at least 1) and chunk_delay_ms".to_string()),
+                }
+                if self.when == When::Before {
+                    // A slow body is always the answer's.
+                }
+                unused("status", self.status.is_some())?;
+            }
+        }
+        if self.kind != Kind::Error {
+            unused("code", self.code.is_some())?;
+            unused("message", self.message.is_some())?;
+            unused("retry_after", self.retry_after.is_some())?;
+        }
+        if self.kind != Kind::Slow {
+            unused("chunk_bytes", self.chunk_bytes.is_some())?;
+            unused("chunk_delay_ms", self.chunk_delay_ms.is_some())?;
+        }
+        Ok(())
+    }
+
+    /// The delay a draw picks (latency rules).
+    pub fn delay(&self, draw: u64) -> Duration {
+        let ms = match self.ms {
+            Some(Millis::Fixed(ms)) => ms,
+            Some(Millis::Range([low, high])) => low + draw % (high - low + 1),
+            None => 0,
+        };
+        Duration::from_millis(ms)
+    }
+}
+
+fn too_long(ms: u64) -> String {
+    format!("a delay of {ms} ms is longer than the {MAX_DELAY_MS} ms allowed")
+}
+
+/// A command-line value as the JSON the admin API takes.
+fn flag_value(key: &str, value: &str) -> Result<Value, String> {
+    let number = |text: &str| -> Result<Value, String> {
+        text.parse::<u64>()
+            .map(Value::from)
+            .or_else(|_| text.parse::<f64>().map(Value::from))
+            .map_err(|_| format!("{key}: expected a number, got {text:?}"))
+    };
+    match key {
+        "rate" => match value.strip_suffix('%') {
+            Some(percent) => {
+                let share = percent.trim().parse::<f64>().map_err(|_| format!("rate: expected N%, got {value:?}"))?;
+                Ok(Value::from(share / 100.0))
+            }
+            None => number(value),
+        },
+        "ms" => match value.split_once('-') {
+            Some((low, high)) => Ok(Value::Array(vec![number(low.trim())?, number(high.trim())?])),
+            None => number(value),
+        },
+        "seed" | "status" | "retry_after" | "chunk_bytes" | "chunk_delay_ms" => number(value),
+        _ => Ok(Value::String(value.to_string())),
+    }
+}
+
+/// The regular expression of a route pattern: `*` any text, `<id>` digits, `<slug>` one
+/// segment, the rest literal; whole path, any case.
+pub fn pattern(route: &str) -> Result<Regex, String> {
+    if route.len() > 256 {
+        return Err("route must be at most 256 characters".to_string());
+    }
+    let mut expression = String::from("(?i)^");
+    let mut rest = route;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('*') {
+            expression.push_str(".*");
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("<id>") {
+            expression.push_str(r"\d+");
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("<slug>") {
+            expression.push_str("[^/]+");
+            rest = after;
+        } else {
+            let next =
+                rest.char_indices().skip(1).find(|(_, c)| *c == '*' || *c == '<').map_or(rest.len(), |(at, _)| at);
+            expression.push_str(&regex::escape(&rest[..next]));
+            rest = &rest[next..];
+        }
+    }
+    expression.push('$');
+    Regex::new(&expression).map_err(|error| format!("route: {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_flag_form_is_the_json_form() {
+        let flag = RuleSpec::from_flag("kind=error,status=503,rate=5%,route=/events*,method=POST").unwrap();
+        let json = RuleSpec::from_json(
+            json!({"kind": "error", "status": 503, "rate": 0.05, "route": "/events*", "method": "POST"}),
+        )
+        .unwrap();
+        assert_eq!(flag, json);
+        let latency = RuleSpec::from_flag("latency,ms=100-300").unwrap();
+        assert_eq!(latency.ms, Some(Millis::Range([100, 300])));
+        assert_eq!(RuleSpec::from_flag("drop,when=after,rate=0.5").unwrap().when, When::After);
+    }
+
+    #[test]
+    fn rules_that_make_no_sense_are_refused() {
+        for bad in [
+            json!({"kind": "latency"}),
+            json!({"kind": "latency", "ms": [300, 100]}),
+            json!({"kind": "latency", "ms": 10_000_000}),
+            json!({"kind": "error"}),
+            json!({"kind": "error", "status": 200}),
+            json!({"kind": "error", "status": 503, "rate": 2}),
+            json!({"kind": "slow", "chunk_bytes": 0, "chunk_delay_ms": 10}),
+            json!({"kind": "drop", "ms": 10}),
+            json!({"kind": "drop", "typo": 1}),
+            json!({"kind": "explode"}),
+        ] {
+            assert!(RuleSpec::from_json(bad.clone()).is_err(), "{bad}");
+        }
+        assert!(RuleSpec::from_flag("error,status").is_err());
+        assert!(RuleSpec::from_flag("error,status=abc").is_err());
+    }
+
+    #[test]
+    fn route_patterns() {
+        let events = pattern("/events/<id>").unwrap();
+        assert!(events.is_match("/events/12"));
+        assert!(events.is_match("/EVENTS/12"));
+        assert!(!events.is_match("/events/jazz"));
+        assert!(!events.is_match("/events/12/x"));
+        let any = pattern("/events*").unwrap();
+        assert!(any.is_match("/events") && any.is_match("/events/by-slug/x"));
+        assert!(!any.is_match("/venues"));
+        assert!(pattern("/a.b").unwrap().is_match("/a.b") && !pattern("/a.b").unwrap().is_match("/axb"));
+    }
+
+    #[test]
+    fn range_delays_stay_in_their_range() {
+        let spec = RuleSpec::from_flag("latency,ms=100-102").unwrap();
+        for draw in 0..50 {
+            let ms = spec.delay(draw).as_millis();
+            assert!((100..=102).contains(&ms), "{ms}");
+        }
+    }
+}

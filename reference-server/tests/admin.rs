@@ -1,0 +1,182 @@
+//! The admin API under `/__admin` (`--admin`): reset, seed, clock, and its guards; its OpenAPI
+//! document is valid, lists exactly the operations the router has, and the answers conform.
+
+mod common;
+mod doc_support;
+
+use common::*;
+use reference_server::openapi_check::violations;
+use reqwest::Method;
+use serde_json::{json, Value};
+
+async fn admin_srv() -> Srv {
+    start_with(reference_server::Config { admin: true, ..config() }).await
+}
+
+fn admin<'a>(srv: &'a Srv, method: Method, path: &str) -> Req<'a> {
+    srv.site_req(method, &format!("/__admin{path}"))
+}
+
+#[tokio::test]
+async fn reset_to_empty_or_to_the_demo_calendar() {
+    let srv = admin_srv().await;
+    srv.event("Mine", 2, json!({})).await;
+    let resp = admin(&srv, Method::POST, "/reset").json(&json!({"to": "demo"})).send().await;
+    let demo = resp.expect(200)["store"].clone();
+    assert!(demo["events"].as_u64().unwrap() > 10 && demo["venues"].as_u64().unwrap() > 0, "{demo}");
+    assert!(srv.get("/events?search=Mine").await.expect(200)["events"].as_array().unwrap().is_empty());
+    let resp = admin(&srv, Method::POST, "/reset").send().await;
+    assert_eq!(
+        resp.expect(200)["store"],
+        json!({"events": 0, "venues": 0, "organizers": 0, "categories": 0, "tags": 0})
+    );
+    // As on a fresh site, items start again at ID 6.
+    assert_eq!(id(&srv.event("First again", 2, json!({})).await), 6);
+    admin(&srv, Method::POST, "/reset")
+        .json(&json!({"to": "mars"}))
+        .send()
+        .await
+        .expect_error(400, "admin_invalid_body");
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn seed_adds_n_events() {
+    let srv = admin_srv().await;
+    let resp = admin(&srv, Method::POST, "/seed").json(&json!({"events": 75})).send().await;
+    let body = resp.expect(200).clone();
+    assert_eq!(body["seeded"], 75);
+    assert_eq!(body["store"]["events"], 75);
+    let list = srv.get_as("admin", "/events?per_page=1").await;
+    assert!(list.header("x-tec-total").unwrap().parse::<u64>().unwrap() > 20, "seeded events are listed");
+    for bad in [json!({}), json!({"events": 0}), json!({"events": 100_001}), json!({"events": "ten"})] {
+        admin(&srv, Method::POST, "/seed").json(&bad).send().await.expect_error(400, "admin_invalid_body");
+    }
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_clock_can_be_set_frozen_and_given_back() {
+    let srv = admin_srv().await;
+    let resp = admin(&srv, Method::GET, "/clock").send().await;
+    assert_eq!(resp.expect(200)["mode"], "running", "--clock runs on");
+    let resp =
+        admin(&srv, Method::PUT, "/clock").json(&json!({"mode": "frozen", "now": "2030-01-02T03:04:05Z"})).send().await;
+    assert_eq!(resp.expect(200).clone(), json!({"now": "2030-01-02T03:04:05Z", "mode": "frozen"}));
+    let first = srv.create("admin", "venues", json!({"venue": "Frozen hall"})).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let second = srv.create("admin", "venues", json!({"venue": "Frozen hall 2"})).await;
+    assert_eq!(first["date"], "2030-01-02 03:04:05");
+    assert_eq!(second["date"], first["date"], "a frozen clock stands still");
+    let resp = admin(&srv, Method::PUT, "/clock").json(&json!({"now": "2031-06-01T00:00:00Z"})).send().await;
+    assert_eq!(resp.expect(200)["mode"], "running");
+    let resp = admin(&srv, Method::PUT, "/clock").json(&json!({"mode": "real"})).send().await;
+    let now = resp.expect(200)["now"].as_str().unwrap().to_string();
+    assert!(now.as_str() > "2025" && now.as_str() < "2031", "{now}");
+    for bad in [
+        json!({"mode": "sideways"}),
+        json!({"now": "tomorrow"}),
+        json!({"mode": "real", "now": "2030-01-01T00:00:00Z"}),
+    ] {
+        admin(&srv, Method::PUT, "/clock").json(&bad).send().await.expect_error(400, "admin_invalid_body");
+    }
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn other_sites_pages_cannot_use_it() {
+    let srv = admin_srv().await;
+    // A name that resolves to this machine (DNS rebinding) is not the site.
+    let resp = admin(&srv, Method::POST, "/reset").header("host", "evil.example:80").send().await;
+    resp.expect_error(403, "admin_forbidden");
+    let resp = admin(&srv, Method::GET, "/requests").header("origin", "https://evil.example").send().await;
+    resp.expect_error(403, "admin_forbidden");
+    let own = format!("http://{}", srv.server.addr());
+    admin(&srv, Method::GET, "/requests").header("origin", &own).send().await.expect(200);
+    admin(&srv, Method::GET, "/clock").header("host", "localhost").send().await.expect(200);
+    // Bodies are JSON: a cross-site form cannot post one without asking first.
+    let resp = admin(&srv, Method::POST, "/reset").body("text/plain", "{\"to\":\"demo\"}").send().await;
+    resp.expect_error(415, "admin_invalid_body");
+    admin(&srv, Method::POST, "/reset")
+        .body("application/json", "{")
+        .send()
+        .await
+        .expect_error(400, "admin_invalid_body");
+    admin(&srv, Method::GET, "/nothing").send().await.expect_error(404, "admin_no_route");
+    admin(&srv, Method::POST, "/clock").send().await.expect_error(405, "admin_method");
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_admin_api_never_lives_under_the_interface() {
+    let srv = admin_srv().await;
+    srv.req(Method::GET, "/__admin/clock").send().await.expect_error(404, "rest_no_route");
+    srv.site_req(Method::GET, "/wp-json/__admin/clock").send().await.expect_error(404, "rest_no_route");
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn its_document_is_valid_and_matches_the_routes() {
+    let srv = admin_srv().await;
+    let doc = admin(&srv, Method::GET, "/doc").send().await.expect(200).clone();
+    let problems = doc_support::structural_problems(&doc);
+    assert!(problems.is_empty(), "{problems:#?}");
+    let file: Value = serde_json::from_str(include_str!("../src/admin/openapi.json")).unwrap();
+    assert_eq!(doc, file, "served as kept in the repository");
+    let routes = reference_server::admin_routes();
+    let mut documented = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            documented.push((method.to_ascii_uppercase(), path.clone()));
+        }
+    }
+    let mut routed: Vec<(String, String)> = routes.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
+    documented.sort();
+    routed.sort();
+    assert_eq!(documented, routed, "every operation documented, and only those");
+
+    // Answers conform to the document.
+    let check = |method: &str, path: &str, status: u16, body: &Value| {
+        let operation = &doc["paths"][path][method.to_ascii_lowercase()];
+        let response = &operation["responses"][status.to_string()];
+        assert!(response.is_object(), "{method} {path}: {status} is not documented");
+        let response = match response["$ref"].as_str() {
+            Some(reference) => doc.pointer(reference.trim_start_matches('#')).unwrap(),
+            None => response,
+        };
+        let schema = &response["content"]["application/json"]["schema"];
+        assert_eq!(violations(&doc, schema, body), Vec::<String>::new(), "{method} {path} {status}: {body}");
+    };
+    srv.get("/events?start_date=bad").await;
+    srv.post(Some("admin"), "/event", &json!({})).await;
+    let exchanges: Vec<(&str, &str, String, Option<Value>)> = vec![
+        ("GET", "/__admin/clock", "/clock".into(), None),
+        ("PUT", "/__admin/clock", "/clock".into(), Some(json!({"mode": "frozen"}))),
+        ("PUT", "/__admin/clock", "/clock".into(), Some(json!({"mode": "x"}))),
+        ("GET", "/__admin/requests", "/requests".into(), None),
+        ("GET", "/__admin/requests", "/requests?limit=x".into(), None),
+        ("POST", "/__admin/faults", "/faults".into(), Some(json!({"kind": "latency", "ms": [1, 2], "route": "/x"}))),
+        ("POST", "/__admin/faults", "/faults".into(), Some(json!({"kind": "latency"}))),
+        ("GET", "/__admin/faults", "/faults".into(), None),
+        ("DELETE", "/__admin/faults/{id}", "/faults/1".into(), None),
+        ("DELETE", "/__admin/faults/{id}", "/faults/1".into(), None),
+        ("DELETE", "/__admin/faults", "/faults".into(), None),
+        ("POST", "/__admin/reset", "/reset".into(), Some(json!({"to": "demo"}))),
+        ("POST", "/__admin/seed", "/seed".into(), Some(json!({"events": 3}))),
+        ("POST", "/__admin/seed", "/seed".into(), Some(json!({"events": 0}))),
+        ("GET", "/__admin/state", "/state".into(), None),
+        ("DELETE", "/__admin/requests", "/requests".into(), None),
+    ];
+    for (method, documented_path, path, body) in exchanges {
+        let mut request = admin(&srv, Method::from_bytes(method.as_bytes()).unwrap(), &path);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let resp = request.send().await;
+        check(method, documented_path, resp.status, &resp.json);
+    }
+    let page = admin(&srv, Method::GET, "/").send().await;
+    assert_eq!(page.status, 200);
+    assert!(page.header("content-type").unwrap().starts_with("text/html"));
+    srv.server.shutdown().await;
+}

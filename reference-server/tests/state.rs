@@ -1,0 +1,277 @@
+//! Durable state (`--state`): the store survives a restart exactly (records, ID counters,
+//! clock-derived dates, slugs, the trash), through compaction too; a torn last record is
+//! dropped, a file of another version or a damaged one is refused with a clear message.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::*;
+use reqwest::Method;
+use serde_json::{json, Value};
+
+/// A fresh directory for one test's state file.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reference-server-state-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn with_state(path: &Path) -> reference_server::Config {
+    reference_server::Config { state: Some(path.to_path_buf()), admin: true, ..config() }
+}
+
+/// A set of writes that touches every kind of record and every stored detail: inline venue and
+/// organizer, new terms, an image by URL, a password, an update, a trash and a restore, a
+/// deleted term.
+async fn busy_day(srv: &Srv) -> Vec<u64> {
+    let mut ids = Vec::new();
+    let first = srv
+        .event(
+            "Concert on the quay",
+            3,
+            json!({
+                "venue": {"venue": "Quay hall", "city": "Lyon", "geo_lat": 45.764043, "geo_lng": 4.835659},
+                "organizer": [{"organizer": "Quay friends", "email": "hi@quay.example"}],
+                "categories": ["Music", "Outdoor"],
+                "tags": ["summer"],
+                "cost": ["€15", "€20"],
+                "image": "https://images.example/quay.jpg",
+                "timezone": "Europe/Paris",
+                "password": "open-sesame",
+            }),
+        )
+        .await;
+    ids.push(id(&first));
+    let second = srv.event_as("author", "Author's talk", 5, json!({"status": "draft"})).await;
+    ids.push(id(&second));
+    let resp = srv
+        .post(
+            Some("admin"),
+            &format!("/events/{}", id(&first)),
+            &json!({"title": "Concert on the quay (moved)", "featured": true}),
+        )
+        .await;
+    resp.expect(200);
+    srv.delete(Some("admin"), &format!("/events/{}", id(&second))).await.expect(200);
+    let third = srv.event("Same name", 7, json!({})).await;
+    ids.push(id(&third));
+    srv.delete(Some("admin"), &format!("/events/{}", id(&third))).await.expect(200);
+    let fourth = srv.event("Same name", 8, json!({})).await;
+    ids.push(id(&fourth));
+    let tag = srv.tag("Short-lived", json!({})).await;
+    srv.delete(Some("admin"), &format!("/tags/{}?force=true", id(&tag))).await.expect(200);
+    ids
+}
+
+#[tokio::test]
+async fn a_restart_keeps_the_store_exactly() {
+    let dir = scratch("restart");
+    let file = dir.join("calendar.state");
+    let srv = start_with(reference_server::Config { demo: true, ..with_state(&file) }).await;
+    let ids = busy_day(&srv).await;
+    let before = srv.server.store_fingerprint();
+    let event = srv.get_as("admin", &format!("/events/{}?password=open-sesame", ids[0])).await.expect(200).clone();
+    let old_site = srv.site().to_string();
+    srv.server.shutdown().await;
+
+    // Another clock and no --demo: the file holds the store, dates are not recomputed.
+    let later = reference_server::Config { clock: Some("2027-03-01T08:00:00Z".parse().unwrap()), ..with_state(&file) };
+    let srv = start_with(later).await;
+    assert_eq!(srv.server.store_fingerprint(), before, "the store after a restart");
+    let again = srv.get_as("admin", &format!("/events/{}?password=open-sesame", ids[0])).await.expect(200).clone();
+    // Links follow the site's address (a new port); everything stored is as it was.
+    let keys = ["title", "date", "date_utc", "modified", "start_date", "utc_start_date", "slug", "cost", "venue"];
+    for key in
+        keys.into_iter().chain(["organizer", "categories", "tags", "image", "featured", "timezone", "description"])
+    {
+        let old = event[key].to_string().replace(&old_site, "SITE");
+        let new = again[key].to_string().replace(srv.site(), "SITE");
+        assert_eq!(new, old, "{key}");
+    }
+    // The trash remembers: the restored event gets its slug back.
+    let resp = srv.post(Some("admin"), &format!("/events/{}", ids[2]), &json!({"status": "publish"})).await;
+    assert_eq!(resp.expect(200)["slug"], "same-name-2", "the trashed event's former slug was taken meanwhile");
+    // The ID counters go on.
+    let next = srv.event("After the restart", 2, json!({})).await;
+    assert!(id(&next) > *ids.iter().max().unwrap());
+    srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+async fn admin_state(srv: &Srv) -> Value {
+    srv.site_req(Method::GET, "/__admin/state").send().await.expect(200).clone()
+}
+
+#[tokio::test]
+async fn compaction_keeps_the_store_and_shrinks_the_file() {
+    let dir = scratch("compaction");
+    let file = dir.join("calendar.state");
+    let config = reference_server::Config { state_compact_bytes: 4_000, ..with_state(&file) };
+    let srv = start_with(config.clone()).await;
+    let event = srv.event("Edited many times", 4, json!({})).await;
+    for round in 0..60 {
+        let body = json!({"title": format!("Edited many times, round {round}"), "description": "x".repeat(200)});
+        srv.post(Some("admin"), &format!("/events/{}", id(&event)), &body).await.expect(200);
+    }
+    let mut state = admin_state(&srv).await;
+    for _ in 0..100 {
+        if state["compactions"].as_u64() > Some(0) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        state = admin_state(&srv).await;
+    }
+    assert!(state["compactions"].as_u64() > Some(0), "no compaction: {state}");
+    let before = srv.server.store_fingerprint();
+    srv.server.shutdown().await;
+    let size = std::fs::metadata(&file).unwrap().len();
+    assert!(size < 30_000, "60 updates of ~400 bytes each were compacted away: {size} bytes");
+    let srv = start_with(config).await;
+    assert_eq!(srv.server.store_fingerprint(), before);
+    let got = srv.get(&format!("/events/{}", id(&event))).await;
+    assert_eq!(got.expect(200)["title"], "Edited many times, round 59");
+    srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_torn_last_record_is_dropped_and_cut() {
+    let dir = scratch("torn");
+    let file = dir.join("calendar.state");
+    let srv = start_with(with_state(&file)).await;
+    srv.event("Kept", 2, json!({})).await;
+    let kept = srv.server.store_fingerprint();
+    srv.event("Torn", 3, json!({})).await;
+    srv.server.shutdown().await;
+    let mut bytes = std::fs::read(&file).unwrap();
+    let whole = bytes.len();
+    let last_start = bytes[..whole - 1].iter().rposition(|b| *b == b'\n').unwrap() + 1;
+    bytes.truncate(whole - 25);
+    std::fs::write(&file, &bytes).unwrap();
+
+    let srv = start_with(with_state(&file)).await;
+    assert_eq!(srv.server.store_fingerprint(), kept, "the store before the torn write");
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), last_start as u64, "the torn record is cut from the file");
+    // New writes go after the good records, and survive another restart.
+    srv.event("After", 4, json!({})).await;
+    let after = srv.server.store_fingerprint();
+    srv.server.shutdown().await;
+    let srv = start_with(with_state(&file)).await;
+    assert_eq!(srv.server.store_fingerprint(), after);
+    srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_flipped_byte_in_the_last_record_counts_as_torn() {
+    let dir = scratch("flipped");
+    let file = dir.join("calendar.state");
+    let srv = start_with(with_state(&file)).await;
+    let kept = srv.server.store_fingerprint();
+    srv.event("Damaged", 3, json!({})).await;
+    srv.server.shutdown().await;
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() - 10;
+    bytes[at] ^= 0x20;
+    std::fs::write(&file, &bytes).unwrap();
+    let srv = start_with(with_state(&file)).await;
+    assert_eq!(srv.server.store_fingerprint(), kept);
+    srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The message `serve` fails with for a state file.
+async fn refusal(file: &Path) -> String {
+    match reference_server::serve(with_state(file)).await {
+        Ok(server) => {
+            server.shutdown().await;
+            panic!("the server started with {}", file.display())
+        }
+        Err(error) => error.to_string(),
+    }
+}
+
+#[tokio::test]
+async fn damaged_or_foreign_files_are_refused_with_a_clear_message() {
+    let dir = scratch("refused");
+    let file = dir.join("calendar.state");
+    let srv = start_with(with_state(&file)).await;
+    srv.event("One", 2, json!({})).await;
+    srv.event("Two", 3, json!({})).await;
+    srv.server.shutdown().await;
+    let good = std::fs::read(&file).unwrap();
+
+    // A damaged record with good ones after it is not a torn write.
+    let mut damaged = good.clone();
+    let lines: Vec<usize> = damaged.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(at, _)| at).collect();
+    let middle = lines[lines.len() - 3] + 20;
+    damaged[middle] ^= 0x01;
+    std::fs::write(&file, &damaged).unwrap();
+    let message = refusal(&file).await;
+    assert!(message.contains("corrupt") && message.contains("truncate -s"), "{message}");
+
+    // Another format version.
+    let text = String::from_utf8(good.clone()).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let json_header = &header[9..].replace("\"version\":1", "\"version\":99");
+    let crc = format!("{:08x}", crc32(json_header.as_bytes()));
+    std::fs::write(&file, format!("{crc} {json_header}\n{rest}")).unwrap();
+    let message = refusal(&file).await;
+    assert!(message.contains("version 99") && message.contains("reads version 1"), "{message}");
+
+    // Not a state file at all.
+    std::fs::write(&file, "hello\nworld\n").unwrap();
+    let message = refusal(&file).await;
+    assert!(message.contains("not a state file"), "{message}");
+
+    // An empty file is a new one.
+    std::fs::write(&file, "").unwrap();
+    let srv = start_with(with_state(&file)).await;
+    assert!(srv.get("/events").await.expect(200)["events"].as_array().unwrap().is_empty());
+    srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// CRC-32 (IEEE), as the file writes it.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for byte in bytes {
+        crc ^= u32::from(*byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { 0xEDB8_8320 ^ (crc >> 1) } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+#[tokio::test]
+async fn an_admin_reset_and_seed_are_durable_too() {
+    let dir = scratch("reset");
+    let file = dir.join("calendar.state");
+    let srv = start_with(with_state(&file)).await;
+    srv.event("Before the reset", 2, json!({})).await;
+    let resp = srv.site_req(Method::POST, "/__admin/reset").json(&json!({"to": "demo"})).send().await;
+    let demo_events = resp.expect(200)["store"]["events"].as_u64().unwrap();
+    assert!(demo_events > 10);
+    let resp = srv.site_req(Method::POST, "/__admin/seed").json(&json!({"events": 40})).send().await;
+    assert_eq!(resp.expect(200)["store"]["events"].as_u64(), Some(demo_events + 40));
+    let created = srv.event("After the reset", 2, json!({})).await;
+    let before = srv.server.store_fingerprint();
+    srv.server.shutdown().await;
+    let srv = start_with(with_state(&file)).await;
+    assert_eq!(srv.server.store_fingerprint(), before);
+    assert_eq!(srv.get(&format!("/events/{}", id(&created))).await.expect(200)["title"], "After the reset");
+    srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn without_state_nothing_is_kept() {
+    let srv = start_with(reference_server::Config { admin: true, ..config() }).await;
+    let state = admin_state(&srv).await;
+    assert_eq!(state, json!({"persistent": false}));
+    srv.server.shutdown().await;
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Mutation testing of the reference server with the conformance suite as the test: each mutant
+# of a seeded sample is built into the server, and the suite (tests/suite.rs: every case against
+# the embedded server, with --check-doc) must fail. The server's own unit tests do not run.
+# See docs/mutants.md for the sample, the timeouts and the results. CI does not run it.
+#
+#   scripts/mutants.sh                    # the whole sample (300 mutants; 30-60 minutes on 2 cores)
+#   scripts/mutants.sh --only 1-25        # positions 1 to 25 of the sample (the pilot)
+#   scripts/mutants.sh --list             # print the sample and stop
+#
+# Options (and environment variables):
+#   --seed S       (MUTANTS_SEED, default 13)       the sample's seed
+#   --size N       (MUTANTS_SIZE, default 300)      the sample's size
+#   --only A-B     (MUTANTS_ONLY, default all)      run positions A to B of the sample
+#   --timeout S    (MUTANTS_TIMEOUT, default 60)    the suite's time limit per mutant, seconds
+#   --build-timeout S (MUTANTS_BUILD_TIMEOUT, default 300)  a mutant's build time limit
+#   --jobs N       (MUTANTS_JOBS, default 1)        mutants built and tested at once
+#   --out DIR      (MUTANTS_OUT, default target/mutants)   the sample, mutants.out, the build
+#
+# It needs cargo-mutants (`cargo install cargo-mutants --locked`) and python3. cargo-mutants
+# copies the source tree (without target/) to a scratch folder and builds there, into its own
+# target directory, DIR/target (MUTANTS_TARGET): the first run compiles the dependencies there
+# (a few minutes, about 2 GB; delete DIR/target when done), later runs reuse them. The
+# worktree's own target/ is not touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seed="${MUTANTS_SEED:-13}"
+size="${MUTANTS_SIZE:-300}"
+only="${MUTANTS_ONLY:-}"
+timeout="${MUTANTS_TIMEOUT:-60}"
+build_timeout="${MUTANTS_BUILD_TIMEOUT:-300}"
+jobs="${MUTANTS_JOBS:-1}"
+out="${MUTANTS_OUT:-target/mutants}"
+target_dir="${MUTANTS_TARGET:-}"
+list_only=0
+
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --seed) seed="$2"; shift 2 ;;
+        --size) size="$2"; shift 2 ;;
+        --only) only="$2"; shift 2 ;;
+        --timeout) timeout="$2"; shift 2 ;;
+        --build-timeout) build_timeout="$2"; shift 2 ;;
+        --jobs) jobs="$2"; shift 2 ;;
+        --out) out="$2"; shift 2 ;;
+        --list) list_only=1; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "mutants: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+for number in "$seed" "$size" "$timeout" "$build_timeout" "$jobs"; do
+    [[ "$number" =~ ^[0-9]+$ ]] || { echo "mutants: $number is not a number" >&2; exit 2; }
+done
+first=1
+last="$size"
+if [[ -n "$only" ]]; then
+    [[ "$only" =~ ^([0-9]+)-([0-9]+)$ ]] || { echo "mutants: --only takes FROM-TO, e.g. 1-25" >&2; exit 2; }
+    first="${BASH_REMATCH[1]}"
+    last="${BASH_REMATCH[2]}"
+    if (( first < 1 || last < first || last > size )); then
+        echo "mutants: --only $only is not within 1-$size" >&2
+        exit 2
+    fi
+fi
+command -v cargo-mutants >/dev/null || { echo "mutants: cargo-mutants is missing: cargo install cargo-mutants --locked" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "mutants: python3 is missing" >&2; exit 2; }
+
+# The suite's options for every run: a request that hangs fails its case after 10 s (instead of
+# the runner's default 30 s), so that a mutant that hangs a few requests is caught rather than
+# timed out.
+suite_args=(--timeout 10)
+
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+export CARGO_TARGET_DIR="${target_dir:-$out/target}"
+# Every mutant cargo-mutants would make in the server; the sample is drawn from them.
+cargo mutants --no-config --list --json --package reference-server >"$out/all.json"
+python3 scripts/mutants/sample.py sample "$out/all.json" "$seed" "$size" "$first" "$last" "$out"
+if (( list_only )); then
+    cat "$out/part.txt"
+    exit 0
+fi
+# What cargo-mutants will run: the part, and the struct-field mutants of its files, which its
+# name filter does not apply to (counted apart).
+cargo mutants --list --config "$out/sample.toml" --package reference-server >"$out/selected.txt"
+if ! diff -q <(sort "$out/part.txt") <(sort "$out/selected.txt" | grep -Fxf "$out/part.txt") >/dev/null; then
+    echo "mutants: cargo-mutants does not select every mutant of the sample (see $out/selected.txt)" >&2
+    exit 2
+fi
+echo "mutants: cargo-mutants selects $(wc -l <"$out/selected.txt") mutants ($(grep -cvFxf "$out/part.txt" "$out/selected.txt" || true) outside the sample)"
+
+# The baseline: the unmutated suite must pass. cargo-mutants 27 would run its baseline on the
+# mutated package's tests (the server's own), not on --test-package's, so it runs here instead
+# (into the same target directory, which also builds the dependencies once).
+echo "mutants: baseline: cargo test -p conformance --test suite (unmutated)"
+started=$(date +%s)
+if ! cargo test --quiet -p conformance --test suite -- "${suite_args[@]}" >"$out/baseline.log" 2>&1; then
+    echo "mutants: the suite fails on the unmutated server: see $out/baseline.log" >&2
+    exit 2
+fi
+baseline_run_started=$(date +%s)
+cargo test --quiet -p conformance --test suite -- "${suite_args[@]}" >>"$out/baseline.log" 2>&1
+echo "mutants: baseline passed (build and test $(( baseline_run_started - started ))s; the suite alone $(( $(date +%s) - baseline_run_started ))s)"
+echo "mutants: cargo-mutants $(cargo mutants --version | awk '{print $2}'), timeouts: build ${build_timeout}s, suite ${timeout}s, $jobs job(s); output in $out/mutants.out"
+started=$(date +%s)
+status=0
+# --test-package conformance and `--test suite` (for the build too, so that no other test
+# target is built): for each mutant, `cargo test --package conformance --test suite -- ARGS`,
+# the suite in embedded mode.
+cargo mutants --config "$out/sample.toml" --package reference-server --test-package conformance \
+    --cargo-arg=--test --cargo-arg=suite \
+    --timeout "$timeout" --build-timeout "$build_timeout" --jobs "$jobs" --output "$out" \
+    --baseline skip --colors never -- -- "${suite_args[@]}" || status=$?
+elapsed=$(( $(date +%s) - started ))
+python3 scripts/mutants/sample.py summary "$out"
+echo "mutants: $(( last - first + 1 )) mutants in ${elapsed}s ($(( elapsed / (last - first + 1) ))s per mutant; the first build compiles the workspace's crates in full)"
+# cargo-mutants: 0 all caught, 2 some missed, 3 some timed out; anything else is a failure
+# of the run itself.
+case "$status" in
+    0|2|3) exit 0 ;;
+    *) echo "mutants: cargo mutants failed with exit status $status (see $out/mutants.out/)" >&2; exit "$status" ;;
+esac

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The mutation-testing sample of scripts/mutants.sh (docs/mutants.md, "The sample").
+
+    sample.py sample ALL.json SEED SIZE FROM TO OUT_DIR
+        ALL.json: `cargo mutants --list --json --package reference-server`.
+        Keeps the mutants whose file is in the population (api/, validate, store, views, auth,
+        http), orders them by SHA-256("SEED:NAME") (NAME as `--list` shows it, with line and
+        column), and keeps the first SIZE: the sample, written to OUT_DIR/sample.txt one name a
+        line in that order. The names at positions FROM..TO (1-based, inclusive) go to
+        OUT_DIR/part.txt, and OUT_DIR/sample.toml selects them for `cargo mutants --config`:
+        `examine_globs` their files, `examine_re` their names, anchored and escaped.
+    sample.py summary OUT_DIR
+        Counts the outcomes of the mutants of OUT_DIR/part.txt in OUT_DIR/mutants.out and prints
+        them with the score. (cargo-mutants 27 applies no name filter to struct-field mutants,
+        so those of the selected files run too; they are counted apart.)
+
+Standard library only.
+"""
+import hashlib
+import json
+import os
+import re
+import sys
+
+# The population: the files of the server that the suite is meant to pin down.
+POPULATION = re.compile(r"^reference-server/src/(api/.*|validate\.rs|store\.rs|views\.rs|auth\.rs|http\.rs)$")
+
+# What regex-syntax treats as meta characters: each is escaped with a backslash.
+META = set("\\.+*?()|[]{}^$#&-~")
+
+
+def escape(text):
+    return "".join("\\" + c if c in META else c for c in text)
+
+
+def key(seed, name):
+    return hashlib.sha256(f"{seed}:{name}".encode("utf-8")).hexdigest()
+
+
+def sample(all_json, seed, size, first, last, out_dir):
+    with open(all_json, encoding="utf-8") as f:
+        mutants = json.load(f)
+    population = sorted({m["name"] for m in mutants if POPULATION.match(m["file"])})
+    chosen = sorted(population, key=lambda name: key(seed, name))[:size]
+    part = chosen[first - 1:last]
+    write_lines(os.path.join(out_dir, "sample.txt"), chosen)
+    write_lines(os.path.join(out_dir, "part.txt"), part)
+    files = sorted({m["file"] for m in mutants if m["name"] in set(part)})
+    with open(os.path.join(out_dir, "sample.toml"), "w", encoding="utf-8") as f:
+        f.write("# Written by scripts/mutants/sample.py: positions %d-%d of the sample.\n" % (first, last))
+        f.write("examine_globs = [%s]\n" % ", ".join(json.dumps(path) for path in files))
+        f.write("examine_re = [\n")
+        for name in part:
+            f.write("    %s,\n" % json.dumps("^" + escape(name) + "$"))
+        f.write("]\n")
+    groups = {}
+    for name in chosen:
+        path = name.split(":", 1)[0].replace("reference-server/src/", "")
+        group = path.split("/", 1)[0] + ("/" if "/" in path else "")
+        groups[group] = groups.get(group, 0) + 1
+    shown = ", ".join("%s %d" % (g, n) for g, n in sorted(groups.items()))
+    print("mutants: %d in the population, sample of %d (seed %s): %s" % (len(population), len(chosen), seed, shown))
+    print("mutants: this run takes positions %d-%d of the sample (%d mutants)" % (first, min(last, len(chosen)), len(part)))
+
+
+def write_lines(path, names):
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(name + "\n" for name in names)
+
+
+def lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f if line.strip()]
+
+
+def summary(out_dir):
+    part = set(lines(os.path.join(out_dir, "part.txt")))
+    base = os.path.join(out_dir, "mutants.out")
+    outcomes = {kind: lines(os.path.join(base, kind + ".txt")) for kind in ("caught", "missed", "timeout", "unviable")}
+    counts = {kind: [n for n in names if n in part] for kind, names in outcomes.items()}
+    extra = sum(len(names) - len(counts[kind]) for kind, names in outcomes.items())
+    caught, missed, timeout, unviable = (len(counts[k]) for k in ("caught", "missed", "timeout", "unviable"))
+    scored = caught + missed + timeout
+    score = "%.1f%%" % (100.0 * caught / scored) if scored else "n/a"
+    for kind in ("missed", "timeout"):
+        for name in counts[kind]:
+            print("%s: %s" % (kind, name))
+    untested = len(part) - caught - missed - timeout - unviable
+    if untested:
+        print("mutants: %d of the %d selected have no outcome (the run stopped early?)" % (untested, len(part)))
+    if extra:
+        print("mutants: %d more outcomes are of mutants outside the sample (struct fields), not counted" % extra)
+    print(
+        "mutants: caught %d, missed %d, timeout %d, unviable %d; score %s = caught / (caught + missed + timeout)"
+        % (caught, missed, timeout, unviable, score)
+    )
+
+
+def main(argv):
+    if len(argv) == 8 and argv[1] == "sample":
+        sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7])
+    elif len(argv) == 3 and argv[1] == "summary":
+        summary(argv[2])
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
