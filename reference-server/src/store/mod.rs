@@ -160,8 +160,6 @@ pub struct Data {
     /// What each post ID is, by ID (post IDs are given out one after the other, so a byte per
     /// ID is all this takes).
     kinds: Vec<Option<PostKind>>,
-    /// The last revision given to a record.
-    last_rev: Rev,
     pub events: IdMap<Arc<Rec<Event>>>,
     /// Every event by (local start, ID): the order of the events list. The plugin sorts by
     /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
@@ -299,8 +297,7 @@ impl Data {
 
     /// A new revision, for a record about to be stored.
     fn rev(&mut self) -> Rev {
-        self.last_rev += 1;
-        self.last_rev
+        rec::next_rev()
     }
 
     // ----- slugs -----

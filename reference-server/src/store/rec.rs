@@ -7,10 +7,20 @@
 
 use std::fmt;
 use std::ops::Deref;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// A record's revision: unique across the store's lifetime.
+/// A record's revision: unique in the process, across every store and every version of one.
+/// A store can be replaced whole under the same render cache (an admin reset, which also gives
+/// IDs out again from the start), so a count per store would not do.
 pub type Rev = u64;
+
+static LAST_REV: AtomicU64 = AtomicU64::new(0);
+
+/// A revision no record has had yet.
+pub fn next_rev() -> Rev {
+    LAST_REV.fetch_add(1, Ordering::Relaxed) + 1
+}
 
 /// One version of a record.
 #[derive(Clone)]
