@@ -295,8 +295,15 @@ impl StatusFilter {
             }
             None => vec![Status::Publish],
         };
+        // Each status once: totals add up per-status counts.
+        let mut distinct: Vec<Status> = Vec::new();
+        for status in allowed {
+            if status != Status::Trash && !distinct.contains(&status) {
+                distinct.push(status);
+            }
+        }
         StatusFilter {
-            allowed: allowed.into_iter().filter(|status| *status != Status::Trash).collect(),
+            allowed: distinct,
             own_unpublished_only: !user.is_some_and(|user| user.can_edit_others()),
             user: ctx.user_id(),
         }
