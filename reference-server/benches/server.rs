@@ -2,7 +2,8 @@
 //! without a server (see `scripts/bench.sh` for the same shapes over HTTP).
 //!
 //! The site is seeded as `--seed-events N` seeds it, with `BENCH_EVENTS` events (default
-//! 100000; the deep page is the last one when there are fewer than 100 pages of 50). Groups:
+//! 100000; the deep page is the last full one when there are fewer than 100 pages of 50).
+//! Groups:
 //! - `query`: list requests with `per_page=1`, so one event is rendered and the time is the
 //!   query's (walking the window or an index, filtering, counting the total);
 //! - `request`: whole GET requests as the handler answers them (query, rendering of the page,
@@ -30,7 +31,7 @@ fn benches(c: &mut Criterion) {
     let shapes: Vec<(&str, String)> = vec![
         ("default list", "/events".into()),
         ("deep page (100 of 50)", format!("/events?per_page=50&page={deep}")),
-        ("search (50)", "/events?search=jazz&per_page=50".into()),
+        ("search (50)", "/events?search=night&per_page=50".into()),
         ("category + venue", format!("/events?categories={category}&venue={venue}")),
         ("featured", "/events?featured=true".into()),
     ];

@@ -30,10 +30,11 @@ pub struct Site {
     /// The first event of the default list (reads by ID and slug).
     pub event_id: Id,
     pub event_slug: String,
-    /// The category (slug) and venue of the first listed event that has both.
+    /// The venue of the first listed event that has one, and the top-level category with the
+    /// most upcoming events there (as `scripts/bench.sh` picks them).
     pub category_slug: String,
     pub venue_id: Id,
-    /// Page 100 of 50 of the default list, or its last page when it has fewer.
+    /// Page 100 of 50 of the default list, or its last full page when it has fewer.
     pub deep_page: u64,
     /// The events of the first page of 50 of the default list, in order (for rendering).
     page: Vec<Id>,
@@ -64,7 +65,8 @@ impl Site {
         };
         let first_page = site.answer("/events?per_page=50");
         let listed = first_page["events"].as_array().cloned().unwrap_or_default();
-        site.deep_page = first_page["total_pages"].as_u64().unwrap_or(1).clamp(1, 100);
+        let pages = first_page["total_pages"].as_u64().unwrap_or(1);
+        site.deep_page = if pages <= 100 { pages.saturating_sub(1).max(1) } else { 100 };
         site.page = listed.iter().filter_map(|event| event["id"].as_u64()).collect();
         if let Some(first) = listed.first() {
             site.event_id = first["id"].as_u64().unwrap_or(0);
@@ -72,7 +74,17 @@ impl Site {
         }
         if let Some(linked) = listed.iter().find(|e| e["venue"]["id"].is_u64() && e["categories"][0].is_object()) {
             site.venue_id = linked["venue"]["id"].as_u64().unwrap_or(0);
-            site.category_slug = linked["categories"][0]["slug"].as_str().unwrap_or("").to_string();
+        }
+        let categories = site.answer("/categories?per_page=50");
+        let mut best = 0;
+        for category in categories["categories"].as_array().into_iter().flatten() {
+            let Some(slug) = category["slug"].as_str().filter(|_| category["parent"] == 0) else { continue };
+            let path = format!("/events?categories={slug}&venue={}&per_page=1", site.venue_id);
+            let found = site.answer(&path)["total"].as_u64().unwrap_or(0);
+            if found > best {
+                best = found;
+                site.category_slug = slug.to_string();
+            }
         }
         site
     }

@@ -4,6 +4,8 @@
   helper.py artifact NAME          cargo's --message-format=json on stdin -> NAME's executable
   helper.py target-dir             `cargo metadata` on stdin -> the target directory
   helper.py pick                   an events list page (JSON) on stdin -> shell assignments
+  helper.py top-categories         a categories list page (JSON) on stdin -> the slugs of the
+                                   top-level ones, one a line
   helper.py best OUT JSON...        several runs' JSON -> for each size and shape the run with the
                                    most req/s (noise on a shared machine only slows a run down),
                                    ratios against the best ceiling; the table, and JSON in OUT
@@ -60,6 +62,13 @@ def pick():
     }
     for key, value in values.items():
         print(f"{key}={shell_quote(value)}")
+
+
+def top_categories():
+    page = json.load(sys.stdin)
+    for category in page.get("categories") or []:
+        if category.get("parent") == 0 and category.get("slug"):
+            print(category["slug"])
 
 
 def number(text):
@@ -302,6 +311,8 @@ def main():
         target_dir()
     elif command == "pick":
         pick()
+    elif command == "top-categories":
+        top_categories()
     elif command == "best" and len(sys.argv) >= 4:
         best(sys.argv[2], sys.argv[3:])
     elif command == "report" and len(sys.argv) == 6:
