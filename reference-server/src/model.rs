@@ -298,7 +298,7 @@ pub struct ImageSize {
 }
 
 /// What a post ID refers to (posts of every kind share one ID space).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PostKind {
     Event,
     Venue,

@@ -16,6 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
+use crate::store::TimeWindow as Window;
 use crate::store::{search, Data, Flag, Listing, Rec, SlugKind, SHORT_EVENT};
 use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
 use crate::views::{EventSnapshot, Renderer};
@@ -162,17 +163,7 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 
 // ----- list -----
 
-/// The date window of a list, in UTC.
-#[derive(Default)]
-struct Window {
-    start_min: Option<chrono::NaiveDateTime>,
-    end_max: Option<chrono::NaiveDateTime>,
-    starts_after: Option<chrono::NaiveDateTime>,
-    starts_before: Option<chrono::NaiveDateTime>,
-    ends_after: Option<chrono::NaiveDateTime>,
-    ends_before: Option<chrono::NaiveDateTime>,
-}
-
+/// The date window of a list (`store::TimeWindow`), from the request.
 impl Window {
     fn from_args(ctx: &Ctx, args: &Args) -> Window {
         let zone = &ctx.app.site_zone;
@@ -201,19 +192,6 @@ impl Window {
             ends_after: parse("ends_after").map(day_end).map(to_utc),
             ends_before: parse("ends_before").map(day_end).map(to_utc),
         }
-    }
-
-    fn contains(&self, event: &Event) -> bool {
-        self.contains_times(event.start_utc, event.end_utc)
-    }
-
-    fn contains_times(&self, start: chrono::NaiveDateTime, end: chrono::NaiveDateTime) -> bool {
-        self.start_min.is_none_or(|at| start >= at)
-            && self.end_max.is_none_or(|at| end <= at)
-            && self.starts_after.is_none_or(|at| start > at)
-            && self.starts_before.is_none_or(|at| start < at)
-            && self.ends_after.is_none_or(|at| end > at)
-            && self.ends_before.is_none_or(|at| end <= at)
     }
 }
 
@@ -351,9 +329,18 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     // With `include`, or a filter that names linked items, the candidates come from the link
     // indexes instead of a walk over every event of the window.
     let window = include.is_none().then(|| Window::from_args(ctx, &args));
-    let candidates = include.clone().or_else(|| filter.linked_candidates(&data));
-    match candidates {
-        Some(mut ids) => {
+    // When every filter is a set membership, the store's ID sets answer without a walk.
+    let by_sets = window.as_ref().and_then(|window| by_sets::select(ctx, &data, &filter, &statuses, window, &page));
+    let candidates = match by_sets {
+        Some(_) => None,
+        None => include.clone().or_else(|| filter.linked_candidates(&data)),
+    };
+    match (by_sets, candidates) {
+        (Some((ids, count)), _) => {
+            total = count;
+            matched.extend(ids.iter().filter_map(|id| data.events.get(id)));
+        }
+        (None, Some(mut ids)) => {
             ids.sort_unstable();
             ids.dedup();
             // The candidates that pass, in list order: only those up to the page are sorted.
@@ -371,7 +358,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             total = passing.len();
             matched.extend(passing[page.offset().min(end)..end].iter().map(|(_, id)| &data.events[id]));
         }
-        None => {
+        (None, None) => {
             let window = window.unwrap_or_default();
             // Local starts are within 14 hours of UTC ones: start the walk that much earlier.
             let earliest = window.start_min.map(|at| at - chrono::Duration::hours(15));
@@ -551,26 +538,36 @@ impl<'a> EventFilter<'a> {
     }
 
     /// The events linked to the items a filter names or holding the search words, from the
-    /// smallest index that applies; `None` when no such filter is given.
+    /// smallest index that applies (only that one is read); `None` when no such filter is
+    /// given.
     fn linked_candidates(&self, data: &Data) -> Option<Vec<Id>> {
-        let union = |index: &HashMap<Id, BTreeSet<Id>>, keys: &[Id]| -> Vec<Id> {
-            let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flatten().copied().collect();
-            ids.sort_unstable();
-            ids.dedup();
-            ids
-        };
         let parent: Option<Vec<Id>> = self.parent.map(|parent| vec![parent]);
-        [
+        let linked = [
             (&data.term_events, &self.categories),
             (&data.term_events, &self.tags),
             (&data.venue_events, &self.venues),
             (&data.organizer_events, &self.organizers),
             (&data.parent_events, &parent),
-        ]
-        .into_iter()
-        .filter_map(|(index, keys)| keys.as_ref().map(|keys| union(index, keys)))
-        .chain(self.hits.as_ref().map(|hits| hits.all.iter().map(Id::from).collect()))
-        .min_by_key(Vec::len)
+        ];
+        // Sizes first (a set knows its length): an item with thousands of events costs
+        // nothing when another filter names fewer.
+        let size = |index: &HashMap<Id, BTreeSet<Id>>, keys: &[Id]| -> usize {
+            keys.iter().filter_map(|key| index.get(key)).map(BTreeSet::len).sum()
+        };
+        let smallest = linked
+            .iter()
+            .filter_map(|(index, keys)| keys.as_ref().map(|keys| (size(index, keys), *index, keys.as_slice())))
+            .min_by_key(|(size, _, _)| *size);
+        let from_hits = self.hits.as_ref().map(|hits| hits.all.len() as usize);
+        match smallest {
+            Some((size, index, keys)) if from_hits.is_none_or(|hits| size <= hits) => {
+                let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flatten().copied().collect();
+                ids.sort_unstable();
+                ids.dedup();
+                Some(ids)
+            }
+            _ => self.hits.as_ref().map(|hits| hits.all.iter().map(Id::from).collect()),
+        }
     }
 
     /// The flag whose index a walk may use: `featured=true` or `ticketed=true`.
@@ -593,6 +590,19 @@ impl<'a> EventFilter<'a> {
         };
         !other_flag
             && self.search.is_empty()
+            && self.categories.is_none()
+            && self.tags.is_none()
+            && self.venues.is_none()
+            && self.organizers.is_none()
+            && self.parent.is_none()
+            && self.geoloc.is_none()
+            && self.near.is_none()
+    }
+
+    /// True when the filters are search words and flags only, and at least one is given
+    /// (see `by_sets`).
+    fn only_set_filters(&self) -> bool {
+        (!self.search.is_empty() || self.featured.is_some() || self.ticketed.is_some())
             && self.categories.is_none()
             && self.tags.is_none()
             && self.venues.is_none()
@@ -704,5 +714,6 @@ fn distance_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     6371.0 * 2.0 * a.sqrt().min(1.0).asin()
 }
 
+mod by_sets;
 #[cfg(test)]
 mod tests;

@@ -203,33 +203,54 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let has_linked = |id: Id| linked_events(id).any(out);
     let has_upcoming = |id: Id| linked_events(id).any(|event| event.start_utc >= ctx.now);
 
-    let mut items: Vec<(&Post, String)> = match kind.post_kind {
-        PostKind::Venue => data
-            .venues
-            .values()
-            .map(|v| {
-                let text = v.text_fields().map(|(_, value)| value).join(" ");
-                (&v.post, text)
-            })
-            .collect(),
-        _ => data.organizers.values().map(|o| (&o.post, o.text_fields().map(|(_, value)| value).join(" "))).collect(),
-    };
-    items.retain(|(post, extra)| {
-        post.lang == ctx.lang
-            && post.status != Status::Trash
-            && statuses.admits(post.status, post.author)
-            && (search.is_empty() || {
-                let haystack = format!("{} {} {} {}", post.title, post.content, post.excerpt, extra).to_lowercase();
-                search.iter().all(|word| haystack.contains(word.as_str()))
-            })
-            && event.is_none_or(|event| linked_events(post.id).any(|linked| linked.post.id == event))
-            && has_events.is_none_or(|wanted| has_linked(post.id) == wanted)
-            && (!upcoming || has_upcoming(post.id))
-    });
-    items.sort_by(|(a, _), (b, _)| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
-    let total = items.len();
+    let (shown, total) =
+        if search.is_empty() && event.is_none() && has_events.is_none() && !upcoming && statuses.author_blind() {
+            // No filter but language and status: the order index has the page and the counts
+            // the total.
+            let order = &data.linked_order;
+            let total = order.total(kind.post_kind, ctx.lang, &statuses.allowed);
+            let shown: Vec<Id> = order
+                .newest_first(kind.post_kind, ctx.lang)
+                .filter(|(_, status)| statuses.allowed.contains(status))
+                .skip(page.offset())
+                .take(page.per_page)
+                .map(|(id, _)| id)
+                .collect();
+            (shown, total)
+        } else {
+            let posts: Box<dyn Iterator<Item = &Post>> = match kind.post_kind {
+                PostKind::Venue => Box::new(data.venues.values().map(|v| &v.post)),
+                _ => Box::new(data.organizers.values().map(|o| &o.post)),
+            };
+            // The text a search looks in: the post's and the item's own fields.
+            let haystack = |post: &Post| {
+                let extra = match kind.post_kind {
+                    PostKind::Venue => {
+                        data.venues.get(&post.id).map(|v| v.text_fields().map(|(_, value)| value).join(" "))
+                    }
+                    _ => data.organizers.get(&post.id).map(|o| o.text_fields().map(|(_, value)| value).join(" ")),
+                };
+                format!("{} {} {} {}", post.title, post.content, post.excerpt, extra.unwrap_or_default()).to_lowercase()
+            };
+            let mut items: Vec<&Post> = posts
+                .filter(|post| {
+                    post.lang == ctx.lang
+                        && post.status != Status::Trash
+                        && statuses.admits(post.status, post.author)
+                        && (search.is_empty() || {
+                            let haystack = haystack(post);
+                            search.iter().all(|word| haystack.contains(word.as_str()))
+                        })
+                        && event.is_none_or(|event| linked_events(post.id).any(|linked| linked.post.id == event))
+                        && has_events.is_none_or(|wanted| has_linked(post.id) == wanted)
+                        && (!upcoming || has_upcoming(post.id))
+                })
+                .collect();
+            items.sort_by(|a, b| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
+            let shown: Vec<Id> = items.iter().skip(page.offset()).take(page.per_page).map(|post| post.id).collect();
+            (shown, items.len())
+        };
     let total_pages = page.total_pages(total);
-    let shown: Vec<Id> = items.iter().skip(page.offset()).take(page.per_page).map(|(post, _)| post.id).collect();
     if page.number > 1 && shown.is_empty() {
         return Err(ApiError::of(&kind.page_not_found));
     }

@@ -12,10 +12,15 @@
 //! - `idmap`: records by post ID, as a vector.
 //! - `slugs`: slug owners and free suffixes per kind and language.
 //! - `search`: the word index of event texts behind `search`.
+//! - `linked`: venues and organizers in list order, with counts.
+//! - `sets`: listed events as ID sets (by language and status, flags, passwords, date
+//!   windows), so lists filtered on set memberships count without reading events.
 
 mod idmap;
+pub mod linked;
 mod rec;
 pub mod search;
+pub mod sets;
 mod slugs;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -26,6 +31,7 @@ use parking_lot::RwLock;
 
 pub use idmap::IdMap;
 pub use rec::{Rec, Rev};
+pub use sets::TimeWindow;
 use slugs::Slugs;
 
 use crate::cache::RenderCache;
@@ -166,6 +172,8 @@ pub struct Data {
     pub events_by_start: BTreeMap<(NaiveDateTime, Id), Listing>,
     pub venues: BTreeMap<Id, Arc<Rec<Venue>>>,
     pub organizers: BTreeMap<Id, Arc<Rec<Organizer>>>,
+    /// Venues and organizers in list order.
+    pub linked_order: linked::LinkedOrder,
     pub terms: BTreeMap<Id, Arc<Rec<Term>>>,
     pub images: HashMap<Id, Arc<Image>>,
     slugs: Slugs,
@@ -192,6 +200,8 @@ pub struct Data {
     /// Listed events longer than `SHORT_EVENT`, by UTC end and ID, with their local start:
     /// those that end after a window, although they start inside it, are found here.
     pub long_events: BTreeMap<(NaiveDateTime, Id), (NaiveDateTime, Listing)>,
+    /// Listed events as ID sets.
+    pub sets: sets::EventSets,
     /// Told of every change (the durable state of `--state`); see `WriteHook`.
     hook: Option<Arc<dyn WriteHook>>,
 }
@@ -428,13 +438,14 @@ impl Data {
         }
     }
 
-    /// Adds an event to (or takes it from) the per-day counts, the flag indexes and the
-    /// long-event index.
+    /// Adds an event to (or takes it from) the per-day counts, the flag indexes, the
+    /// long-event index and the ID sets.
     fn count_listing(&mut self, event: &Event, add: bool) {
         if event.hide_from_listings {
             return;
         }
         let id = event.post.id;
+        self.sets.update(event, add);
         for (flag, set) in [(Flag::Featured, event.featured), (Flag::Ticketed, event.ticketed)] {
             if !set {
                 continue;
@@ -473,6 +484,8 @@ impl Data {
     pub fn put_venue(&mut self, venue: Venue) {
         let id = venue.post.id;
         let old = self.venues.get(&id).map(|v| (v.post.slug.to_string(), v.post.lang, title_key(&v.post.title)));
+        let place = self.venues.get(&id).map(|v| linked::Place::of(&v.post));
+        self.linked_order.update(PostKind::Venue, id, place, linked::Place::of(&venue.post));
         self.set_kind(id, PostKind::Venue);
         self.index_title(PostKind::Venue, id, old.as_ref().map(|(_, lang, key)| (*lang, key.as_str())), &venue.post);
         let old_slug = old.map(|(slug, ..)| slug).unwrap_or_default();
@@ -484,6 +497,8 @@ impl Data {
     pub fn put_organizer(&mut self, organizer: Organizer) {
         let id = organizer.post.id;
         let old = self.organizers.get(&id).map(|o| (o.post.slug.to_string(), o.post.lang, title_key(&o.post.title)));
+        let place = self.organizers.get(&id).map(|o| linked::Place::of(&o.post));
+        self.linked_order.update(PostKind::Organizer, id, place, linked::Place::of(&organizer.post));
         self.set_kind(id, PostKind::Organizer);
         let old_key = old.as_ref().map(|(_, lang, key)| (*lang, key.as_str()));
         self.index_title(PostKind::Organizer, id, old_key, &organizer.post);

@@ -1,5 +1,6 @@
 //! The store's kept-up indexes against what walking the records gives, through random writes
-//! of every kind (issue 9, C3: counts and duplicate checks without scans must stay right).
+//! of every kind (issue 9, C3: counts and duplicate checks without scans must stay right;
+//! issue 10: the venues list's order and counts).
 
 use super::*;
 use crate::cost::StoredCost;
@@ -138,6 +139,27 @@ fn check(data: &Data) {
             data.titled(PostKind::Venue, venue.post.lang, &format!(" {} ", venue.post.title)).collect();
         assert_eq!(indexed, walked);
     }
+    // The venues list's order and counts (`linked`).
+    for lang in [Lang::En, Lang::Fr] {
+        for statuses in [&[Status::Publish][..], &[Status::Draft, Status::Private], &[Status::Trash, Status::Publish]] {
+            let mut walked: Vec<&Post> = data
+                .venues
+                .values()
+                .map(|v| &v.post)
+                .filter(|p| p.lang == lang && statuses.contains(&p.status))
+                .collect();
+            walked.sort_by(|a, b| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
+            let walked: Vec<Id> = walked.iter().map(|p| p.id).collect();
+            let indexed: Vec<Id> = data
+                .linked_order
+                .newest_first(PostKind::Venue, lang)
+                .filter(|(_, status)| statuses.contains(status))
+                .map(|(id, _)| id)
+                .collect();
+            assert_eq!(indexed, walked, "{lang:?} {statuses:?}");
+            assert_eq!(data.linked_order.total(PostKind::Venue, lang, statuses), walked.len());
+        }
+    }
 }
 
 #[test]
@@ -188,8 +210,9 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
             }
             _ => {
                 next_id += 1;
+                let (status, lang) = (rng.pick(&statuses), rng.pick(&[Lang::En, Lang::En, Lang::Fr]));
                 let mut venue = Venue {
-                    post: post(next_id, rng.pick(&["Hall", " hall", "Club", "Bar"]), Status::Publish, Lang::En),
+                    post: post(next_id, rng.pick(&["Hall", " hall", "Club", "Bar"]), status, lang),
                     address: Box::from(""),
                     city: Box::from(""),
                     country: Box::from(""),
@@ -207,6 +230,8 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
                 if !venues.is_empty() && rng.below(2) == 0 {
                     venue.post.id = rng.pick(&venues);
                 }
+                // Venues published at the same instant are ordered by ID.
+                venue.post.date = at(rng.below(5) as u32);
                 data.put_venue(venue);
             }
         }
