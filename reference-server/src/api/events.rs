@@ -1,6 +1,6 @@
 //! `/events`: list, create, read, update and delete events.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use roaring::RoaringBitmap;
@@ -17,7 +17,7 @@ use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
 use crate::store::TimeWindow as Window;
-use crate::store::{search, Data, Flag, Listing, Rec, SlugKind, SHORT_EVENT};
+use crate::store::{search, Data, Flag, IdSet, Listing, Rec, SlugKind, SHORT_EVENT};
 use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
 use crate::views::{EventSnapshot, Renderer};
 
@@ -551,8 +551,8 @@ impl<'a> EventFilter<'a> {
         ];
         // Sizes first (a set knows its length): an item with thousands of events costs
         // nothing when another filter names fewer.
-        let size = |index: &HashMap<Id, BTreeSet<Id>>, keys: &[Id]| -> usize {
-            keys.iter().filter_map(|key| index.get(key)).map(BTreeSet::len).sum()
+        let size = |index: &HashMap<Id, IdSet>, keys: &[Id]| -> usize {
+            keys.iter().filter_map(|key| index.get(key)).map(IdSet::len).sum()
         };
         let smallest = linked
             .iter()
@@ -561,7 +561,7 @@ impl<'a> EventFilter<'a> {
         let from_hits = self.hits.as_ref().map(|hits| hits.all.len() as usize);
         match smallest {
             Some((size, index, keys)) if from_hits.is_none_or(|hits| size <= hits) => {
-                let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flatten().copied().collect();
+                let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flat_map(IdSet::iter).collect();
                 ids.sort_unstable();
                 ids.dedup();
                 Some(ids)

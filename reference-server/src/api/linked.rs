@@ -11,7 +11,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, ErrorKind, Op, Resource, Target, LINKED_LIST_ARGS};
 use crate::model::{Event, Id, Organizer, Post, PostKind, Status, Venue};
-use crate::store::{Data, SlugKind};
+use crate::store::{Data, IdSet, SlugKind};
 use crate::validate::is_truthy;
 use crate::views::snapshot::{self, Linked};
 use crate::views::Renderer;
@@ -193,8 +193,8 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
         links
             .get(&id)
             .into_iter()
-            .flatten()
-            .filter_map(|event| data.events.get(event).map(|event| event.value()))
+            .flat_map(IdSet::iter)
+            .filter_map(|event| data.events.get(&event).map(|event| event.value()))
             .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
     };
     // `has_events` counts events that are out (not drafts or pending), as the plugin does;

@@ -9,7 +9,7 @@
 //!
 //! # Layout
 //! - `rec`: `Rec<T>`, a record and its revision.
-//! - `idmap`: records by post ID, as a vector.
+//! - `idmap`: records by post ID, as a vector; `idset`: sets of event IDs, as bitmaps.
 //! - `slugs`: slug owners and free suffixes per kind and language.
 //! - `search`: the word index of event texts behind `search`.
 //! - `linked`: venues and organizers in list order, with counts.
@@ -17,6 +17,7 @@
 //!   windows), so lists filtered on set memberships count without reading events.
 
 mod idmap;
+mod idset;
 pub mod linked;
 mod rec;
 pub mod search;
@@ -30,6 +31,7 @@ use chrono::{NaiveDate, NaiveDateTime};
 use parking_lot::RwLock;
 
 pub use idmap::IdMap;
+pub use idset::IdSet;
 pub use rec::{Rec, Rev};
 pub use sets::TimeWindow;
 use slugs::Slugs;
@@ -177,10 +179,10 @@ pub struct Data {
     pub terms: BTreeMap<Id, Arc<Rec<Term>>>,
     pub images: HashMap<Id, Arc<Image>>,
     slugs: Slugs,
-    pub venue_events: HashMap<Id, BTreeSet<Id>>,
-    pub organizer_events: HashMap<Id, BTreeSet<Id>>,
-    pub term_events: HashMap<Id, BTreeSet<Id>>,
-    pub parent_events: HashMap<Id, BTreeSet<Id>>,
+    pub venue_events: HashMap<Id, IdSet>,
+    pub organizer_events: HashMap<Id, IdSet>,
+    pub term_events: HashMap<Id, IdSet>,
+    pub parent_events: HashMap<Id, IdSet>,
     /// The child categories of each category.
     term_children: HashMap<Id, BTreeSet<Id>>,
     /// Terms by taxonomy, language and lowercase name (duplicate checks).
@@ -425,16 +427,16 @@ impl Data {
         self.events_by_start.remove(&(event.start, id));
         self.count_listing(event, false);
         if let Some(venue) = event.venue {
-            remove_link(&mut self.venue_events, venue, id);
+            remove_event_link(&mut self.venue_events, venue, id);
         }
         for organizer in &event.organizers {
-            remove_link(&mut self.organizer_events, *organizer, id);
+            remove_event_link(&mut self.organizer_events, *organizer, id);
         }
         for term in event.categories.iter().chain(&event.tags) {
-            remove_link(&mut self.term_events, *term, id);
+            remove_event_link(&mut self.term_events, *term, id);
         }
         if let Some(parent) = event.parent {
-            remove_link(&mut self.parent_events, parent, id);
+            remove_event_link(&mut self.parent_events, parent, id);
         }
     }
 
@@ -589,7 +591,7 @@ impl Data {
         let term = self.terms.remove(&id)?;
         self.slugs.remove(SlugKind::from(term.taxonomy), term.lang, &term.slug);
         self.unindex_term(&term);
-        for event_id in self.term_events.remove(&id).unwrap_or_default() {
+        for event_id in self.term_events.remove(&id).unwrap_or_default().iter() {
             let rev = self.rev();
             if let Some(event) = self.events.get_mut(&event_id) {
                 Rec::edit(event, rev, |event| {
@@ -793,6 +795,15 @@ pub fn truncate_slug(slug: &str, max: usize) -> &str {
         end += step;
     }
     &slug[..end]
+}
+
+fn remove_event_link(index: &mut HashMap<Id, IdSet>, key: Id, id: Id) {
+    if let Some(set) = index.get_mut(&key) {
+        set.remove(&id);
+        if set.is_empty() {
+            index.remove(&key);
+        }
+    }
 }
 
 fn remove_link(index: &mut HashMap<Id, BTreeSet<Id>>, key: Id, id: Id) {
