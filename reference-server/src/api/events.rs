@@ -17,7 +17,7 @@ use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
 use crate::store::TimeWindow as Window;
-use crate::store::{search, Data, Flag, IdSet, Listing, Rec, SlugKind, SHORT_EVENT};
+use crate::store::{search, Data, Flag, IdSet, Listing, Rec, SlugKind};
 use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
 use crate::views::{EventSnapshot, Renderer};
 
@@ -202,57 +202,6 @@ fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
         .unwrap_or(at)
 }
 
-/// The number of listed events in a plain date window, without walking it: whole local days
-/// well inside the window are summed from the per-day counts, less the long events that start
-/// on those days but end after the window; the days near its edges are checked one by one.
-/// `None` when the window is not a plain one.
-fn counted_total(
-    data: &Data,
-    lang: crate::model::Lang,
-    allowed: &[Status],
-    window: &Window,
-    listed: &dyn Fn(&Listing) -> bool,
-) -> Option<usize> {
-    let plain = window.starts_after.is_none()
-        && window.starts_before.is_none()
-        && window.ends_after.is_none()
-        && window.ends_before.is_none();
-    let (Some(from), Some(until)) = (window.start_min, window.end_max) else { return None };
-    if !plain {
-        return None;
-    }
-    // A local start is within 14 hours of the UTC one, and a short event lasts at most
-    // SHORT_EVENT: short events starting on these days are inside the window for sure.
-    let slack = chrono::Duration::hours(15);
-    let first_day = (from + slack).date().succ_opt()?;
-    let last_day = (until - slack - SHORT_EVENT).date().pred_opt()?;
-    if first_day > last_day {
-        return None;
-    }
-    let middle: usize = data
-        .day_counts
-        .range((lang, first_day)..=(lang, last_day))
-        .map(|(_, counts)| allowed.iter().map(|status| counts[status.index()] as usize).sum::<usize>())
-        .sum();
-    let inner_start = first_day.and_hms_opt(0, 0, 0)?;
-    let inner_end = last_day.succ_opt()?.and_hms_opt(0, 0, 0)?;
-    // Long events of those days that end after the window were counted, and are not in it.
-    let out = data
-        .long_events
-        .range((std::ops::Bound::Excluded((until, Id::MAX)), std::ops::Bound::Unbounded))
-        .filter(|(_, (start, listing))| {
-            (inner_start..inner_end).contains(start) && listing.lang == lang && allowed.contains(&listing.status)
-        })
-        .count();
-    let edges = data
-        .events_by_start
-        .range((from - slack, 0)..(inner_start, 0))
-        .chain(data.events_by_start.range((inner_end, 0)..=(until + slack, Id::MAX)))
-        .filter(|(_, listing)| listed(listing))
-        .count();
-    Some(middle.saturating_sub(out) + edges)
-}
-
 /// Which statuses the user sees in lists, and whether unpublished ones must be their own.
 pub struct StatusFilter {
     pub allowed: Vec<Status>,
@@ -311,15 +260,7 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
 
     let mut matched: Vec<&Arc<Rec<Event>>> = Vec::new();
-    let mut total = 0usize;
-    // Counts a matching event and keeps it if it is on the page; true once the page is full.
-    let mut keep = |id: Id| {
-        total += 1;
-        if total > page.offset() && matched.len() < page.per_page {
-            matched.push(&data.events[&id]);
-        }
-        matched.len() == page.per_page
-    };
+    let mut total: usize;
     let admits = |event: &Event| {
         event.post.lang == ctx.lang
             && !event.hide_from_listings
@@ -373,9 +314,24 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             // the total comes from the per-day counts when the window allows it.
             let trivial = filter.is_trivial();
             let counted = if trivial && statuses.author_blind() {
-                counted_total(&data, ctx.lang, &statuses.allowed, &window, &listed)
+                days::counted_total(&data, ctx.lang, &statuses.allowed, &window, &listed)
             } else {
                 None
+            };
+            // Then whole days before a deep page need not be walked either.
+            let skip = match counted {
+                Some(_) => days::skip_whole_days(&data, ctx.lang, &statuses.allowed, &window, page.offset(), &listed),
+                None => None,
+            };
+            let from = skip.map_or(from, |(resume, _)| (resume, 0));
+            total = skip.map_or(0, |(_, skipped)| skipped);
+            // Counts a matching event and keeps it if it is on the page; true once it is full.
+            let mut keep = |id: Id| {
+                total += 1;
+                if total > page.offset() && matched.len() < page.per_page {
+                    matched.push(&data.events[&id]);
+                }
+                matched.len() == page.per_page
             };
             // A list of featured (or ticketed) events walks those only; when the flag is the
             // only filter, an event without a password is decided by its listing alone.
@@ -715,5 +671,6 @@ fn distance_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
 }
 
 mod by_sets;
+mod days;
 #[cfg(test)]
 mod tests;

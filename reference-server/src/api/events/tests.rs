@@ -1,11 +1,12 @@
 //! The events list's shortcuts against walking (issue 10): the counted total (per-day
-//! counts, less the long events that end after the window, plus the edges) for random
-//! calendars and windows; the answers from the store's ID sets (`by_sets`) for every kind of
+//! counts, less the long events that end after the window, plus the edges) and the days a
+//! deep page skips, for random calendars and windows; the answers from the store's ID sets (`by_sets`) for every kind of
 //! caller, search, flag, page and window, before and after writes.
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 
-use super::{counted_total, Window};
+use super::days::{counted_total, skip_whole_days};
+use super::Window;
 use crate::cost::StoredCost;
 use crate::dates::Zone;
 use crate::model::{Event, Id, Lang, Post, Status};
@@ -112,6 +113,45 @@ fn counted_totals_are_walked_totals() {
         }
     }
     assert!(checked > 150, "most windows are counted ({checked})");
+}
+
+#[test]
+fn skipped_days_hold_the_events_before_the_page() {
+    let mut rng = Rng(0xDA75_5C1F_0000_0042);
+    let mut data = Data::default();
+    for id in 1..=3_000 {
+        data.put_event(event(&mut rng, id));
+    }
+    for _ in 0..500 {
+        let id = 1 + rng.below(3_000);
+        data.put_event(event(&mut rng, id));
+    }
+    let allowed_sets: [&[Status]; 2] = [&[Status::Publish], &[Status::Publish, Status::Draft, Status::Private]];
+    let mut skipped_some = 0;
+    for _ in 0..300 {
+        let from = base() + Duration::hours(rng.below(24 * 150) as i64);
+        let until = from + Duration::hours(rng.below(24 * 120) as i64);
+        let window = Window { start_min: Some(from), end_max: Some(until), ..Window::default() };
+        let lang = if rng.below(3) == 0 { Lang::Fr } else { Lang::En };
+        let allowed = allowed_sets[rng.below(2) as usize];
+        let listed = |listing: &Listing| {
+            listing.lang == lang
+                && !listing.hidden
+                && allowed.contains(&listing.status)
+                && window.contains_times(listing.start_utc, listing.end_utc)
+        };
+        let walked: Vec<(NaiveDateTime, Id)> =
+            data.events_by_start.iter().filter(|(_, listing)| listed(listing)).map(|(key, _)| *key).collect();
+        let offset = rng.below(walked.len() as u64 + 20) as usize;
+        if let Some((resume, skipped)) = skip_whole_days(&data, lang, allowed, &window, offset, &listed) {
+            // The walk from `resume` meets the events after the first `skipped`, in order.
+            assert!(skipped <= offset, "{skipped} skipped for offset {offset}");
+            let before = walked.iter().filter(|(start, _)| *start < resume).count();
+            assert_eq!(before, skipped, "window {from} to {until}, {lang:?}, {allowed:?}, offset {offset}");
+            skipped_some += 1;
+        }
+    }
+    assert!(skipped_some > 100, "days were skipped for most pages ({skipped_some})");
 }
 
 // ----- answers from the ID sets against the walk -----
