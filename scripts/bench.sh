@@ -22,7 +22,11 @@
 #   BENCH_WRK_TIMEOUT         wrk's per-request timeout (10s)
 #   BENCH_CLOCK               the server's --clock (2026-11-22T01:42:13Z): the seed's dates
 #                             are relative to it
-#   BENCH_SHAPES              comma-separated shape names to run (default: all)
+#   BENCH_SHAPES              comma-separated shape names to run (default: all; "api memory"
+#                             names the measure below)
+#   BENCH_API_EVENTS          events to create through the API on an empty server, to measure
+#                             the memory of API-created events with short texts (100000; 0:
+#                             skip)
 #   BENCH_JSON                where the JSON goes (default: TARGET/bench/bench.json)
 #   BENCH_START_TIMEOUT       seconds to wait for a seeded server to answer (600)
 #   BENCH_NICE                run the servers and wrk at this niceness (e.g. -10, as root) so
@@ -98,6 +102,7 @@ WORK="$TARGET_DIR/bench/run-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$WORK" "$(dirname "$OUT_JSON")"
 cat scripts/bench/report.lua >"$WORK/report.lua"
 cat scripts/bench/write.lua scripts/bench/report.lua >"$WORK/write.lua"
+cat scripts/bench/write.lua scripts/bench/limit.lua scripts/bench/report.lua >"$WORK/create-n.lua"
 RESULTS="$WORK/results.tsv"
 MEMORY="$WORK/memory.tsv"
 : >"$RESULTS"
@@ -269,7 +274,20 @@ for N in $SIZES; do
     TARGET_PID="$SERVER_PID"
     RSS_SEEDED="$(rss_kb "$SERVER_PID")"
     eval "$(curl -sf "$API/events?per_page=50" | python3 "$HELPER" pick)"
-    DEEP_PAGE=$((TOTAL_PAGES_50 < 100 ? TOTAL_PAGES_50 : 100))
+    # Page 100 of 50, or the last full page when there are fewer: every size reads a full page.
+    DEEP_PAGE=$((TOTAL_PAGES_50 <= 100 ? (TOTAL_PAGES_50 > 1 ? TOTAL_PAGES_50 - 1 : 1) : 100))
+    # The category + venue filter: the venue of the first listed event that has one, and the
+    # top-level category (with its descendants) with the most upcoming events there, so that
+    # the page of 10 is full at every size as well.
+    best=0
+    for slug in $(curl -sf "$API/categories?per_page=50" | python3 "$HELPER" top-categories); do
+        found="$(curl -s -D - -o /dev/null "$API/events?categories=$slug&venue=$VENUE_ID&per_page=1" \
+            | awk 'tolower($1) == "x-tec-total:" {print $2 + 0}')"
+        if [ "${found:-0}" -gt "$best" ]; then
+            best="$found"
+            CATEGORY_SLUG="$slug"
+        fi
+    done
     # Creates start a month after the clock, in the category and venue of the filter shape.
     START_DAY="$(date -u -d "${CLOCK%%T*} + 30 days" +%Y-%m-%d)"
     CREATE_BODY="{\"title\":\"Benchmark create @\",\"status\":\"publish\",\"start_date\":\"$START_DAY 19:00:00\",\"end_date\":\"$START_DAY 21:00:00\",\"categories\":[$CATEGORY_ID],\"venue\":$VENUE_ID,\"description\":\"<p>Written by scripts/bench.sh -- request @.</p>\"}"
@@ -278,7 +296,7 @@ for N in $SIZES; do
     measure "$N" "event by slug" "$API/events/by-slug/$EVENT_SLUG" one
     measure "$N" "default list" "$API/events" list
     measure "$N" "deep page" "$API/events?per_page=50&page=$DEEP_PAGE" list
-    measure "$N" "search" "$API/events?search=jazz&per_page=50" list
+    measure "$N" "search" "$API/events?search=night&per_page=50" list
     measure "$N" "category + venue" "$API/events?categories=$CATEGORY_SLUG&venue=$VENUE_ID" list
     measure "$N" "featured" "$API/events?featured=true" list
     measure "$N" "venues list" "$API/venues" list
@@ -294,6 +312,46 @@ for N in $SIZES; do
     printf '%s\t%s\t%s\t%s\t%s\n' "$N" "$seed_seconds" "$RSS_EMPTY" "$RSS_SEEDED" "$RSS_END" >>"$MEMORY"
     stop "$SERVER_PID"
 done
+
+# ----- memory of events created through the API (short texts) -----
+
+API_EVENTS="${BENCH_API_EVENTS:-100000}"
+if [ "$API_EVENTS" -gt 0 ] && wanted "api memory"; then
+    RUST_LOG=warn start "api-memory" "$SERVER_BIN" --listen 127.0.0.1:0 --clock "$CLOCK"
+    API="$STARTED_URL"
+    SERVER_PID="$STARTED_PID"
+    sleep 0.5
+    RSS_BEFORE="$(rss_kb "$SERVER_PID")"
+    START_DAY="$(date -u -d "${CLOCK%%T*} + 30 days" +%Y-%m-%d)"
+    API_PATH="/wp-json${API#*/wp-json}"
+    BODY="{\"title\":\"API event @\",\"status\":\"publish\",\"start_date\":\"$START_DAY 19:00:00\",\"end_date\":\"$START_DAY 21:00:00\",\"description\":\"Created through the API by scripts/bench.sh.\"}"
+    echo "bench: creating $API_EVENTS events through the API" >&2
+    created() {
+        curl -s -D - -o /dev/null "$API/events?per_page=1&start_date=$START_DAY&end_date=$START_DAY" \
+            | awk 'tolower($1) == "x-tec-total:" {print $2 + 0}'
+    }
+    api_start="$(date +%s.%N)"
+    # Each wrk thread stops after its share, but wrk itself waits for its duration: it is
+    # stopped once the server holds them all (or after 30 minutes).
+    BENCH_WRITE_PATH="$API_PATH/events" BENCH_WRITE_BODY="$BODY" BENCH_WRITE_AUTH="$AUTH" \
+        BENCH_WRITE_LIMIT="$(( (API_EVENTS + THREADS - 1) / THREADS ))" \
+        "${NICE[@]}" wrk -t"$THREADS" -c"$CREATE_CONNECTIONS" -d1800s \
+        --timeout "$WRK_TIMEOUT" -s "$WORK/create-n.lua" "$API/events" >"$WORK/wrk-api-memory.txt" 2>&1 &
+    WRK_PID=$!
+    PIDS+=("$WRK_PID")
+    waited=0
+    while kill -0 "$WRK_PID" 2>/dev/null && [ "$(created)" -lt "$API_EVENTS" ] && [ "$waited" -lt 18000 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    api_seconds="$(awk -v s="$api_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')"
+    stop "$WRK_PID"
+    sleep 0.5
+    RSS_AFTER="$(rss_kb "$SERVER_PID")"
+    CREATED="$(created)"
+    printf 'api\t%s\t%s\t%s\t%s\n' "${CREATED:-0}" "$api_seconds" "$RSS_BEFORE" "$RSS_AFTER" >>"$MEMORY"
+    stop "$SERVER_PID"
+fi
 
 # ----- the report -----
 

@@ -2,12 +2,14 @@
 //! without a server (see `scripts/bench.sh` for the same shapes over HTTP).
 //!
 //! The site is seeded as `--seed-events N` seeds it, with `BENCH_EVENTS` events (default
-//! 100000; the deep page is the last one when there are fewer than 100 pages of 50). Groups:
+//! 100000; the deep page is the last full one when there are fewer than 100 pages of 50).
+//! Groups:
 //! - `query`: list requests with `per_page=1`, so one event is rendered and the time is the
 //!   query's (walking the window or an index, filtering, counting the total);
 //! - `request`: whole GET requests as the handler answers them (query, rendering of the page,
 //!   serialization), the shapes of `scripts/bench.sh`;
-//! - `render`: one event as a single read shows it, and pages of 10 and 50 events.
+//! - `render`: one event as a single read shows it, and pages of 10 and 50 events, from the
+//!   server's cache of rendered fragments and (`cold`) from an empty one, as after a write.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -29,7 +31,7 @@ fn benches(c: &mut Criterion) {
     let shapes: Vec<(&str, String)> = vec![
         ("default list", "/events".into()),
         ("deep page (100 of 50)", format!("/events?per_page=50&page={deep}")),
-        ("search (50)", "/events?search=jazz&per_page=50".into()),
+        ("search (50)", "/events?search=night&per_page=50".into()),
         ("category + venue", format!("/events?categories={category}&venue={venue}")),
         ("featured", "/events?featured=true".into()),
     ];
@@ -59,9 +61,15 @@ fn benches(c: &mut Criterion) {
     request.finish();
 
     let mut render = c.benchmark_group("render");
-    render.bench_function("one event (single read)", |b| b.iter(|| black_box(site.render_event(site.event_id))));
-    for count in [10, 50] {
-        render.bench_function(format!("page of {count}"), |b| b.iter(|| black_box(site.render_page(count))));
+    for (label, cold) in [("", false), (", cold", true)] {
+        render.bench_function(format!("one event (single read){label}"), |b| {
+            b.iter(|| black_box(site.render_event(site.event_id, cold)))
+        });
+        for count in [10, 50] {
+            render.bench_function(format!("page of {count}{label}"), |b| {
+                b.iter(|| black_box(site.render_page(count, cold)))
+            });
+        }
     }
     render.finish();
 }

@@ -13,9 +13,11 @@
 //! - A link from an event to a venue or organizer is seen only by those who see both ends:
 //!   the event in full, and the linked item.
 
+use std::sync::Arc;
+
 use crate::app::Ctx;
 use crate::model::{Event, Organizer, Post, Status, Venue};
-use crate::store::Data;
+use crate::store::{Data, Rec};
 
 /// Whether the caller may read a post that is not an event (or an event's status allows it).
 pub fn may_read(ctx: &Ctx, post: &Post) -> bool {
@@ -70,13 +72,17 @@ pub fn is_protected_for(ctx: &Ctx, post: &Post, reveal: Reveal) -> bool {
 }
 
 /// The event's venue, if the caller may see it there.
-pub fn visible_venue<'a>(ctx: &Ctx, data: &'a Data, event: &Event) -> Option<&'a Venue> {
+pub fn visible_venue<'a>(ctx: &Ctx, data: &'a Data, event: &Event) -> Option<&'a Arc<Rec<Venue>>> {
     event.venue.and_then(|id| data.venues.get(&id)).filter(|venue| may_read(ctx, &venue.post))
 }
 
 /// The event's organizers the caller may see there (a trashed organizer leaves the event, as
 /// on the plugin, whoever looks).
-pub fn visible_organizers<'a>(ctx: &'a Ctx, data: &'a Data, event: &'a Event) -> impl Iterator<Item = &'a Organizer> {
+pub fn visible_organizers<'a>(
+    ctx: &'a Ctx,
+    data: &'a Data,
+    event: &'a Event,
+) -> impl Iterator<Item = &'a Arc<Rec<Organizer>>> {
     event
         .organizers
         .iter()

@@ -51,8 +51,12 @@ impl CurrencyPosition {
 
 /// A stored event cost: the written entries (one per array element) and the currency symbol
 /// and position read from them. `StoredCost::default()` is "no cost".
+/// Most events have no cost, and every event stores one: a pointer, empty for none.
 #[derive(Clone, Debug, PartialEq, Default)]
-pub struct StoredCost {
+pub struct StoredCost(Option<Box<CostParts>>);
+
+#[derive(Clone, Debug, PartialEq, Default)]
+struct CostParts {
     entries: Box<[Box<str>]>,
     symbol: Box<str>,
     position: CurrencyPosition,
@@ -60,24 +64,31 @@ pub struct StoredCost {
 
 #[allow(dead_code)] // Part of this module's API, unused until the server calls it.
 impl StoredCost {
+    fn parts(&self) -> (&[Box<str>], &str, CurrencyPosition) {
+        match &self.0 {
+            Some(parts) => (&parts.entries, &parts.symbol, parts.position),
+            None => (&[], "", CurrencyPosition::None),
+        }
+    }
+
     /// True when the event has no cost.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.parts().0.is_empty()
     }
 
     /// The written entries, as strings.
     pub fn entries(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|e| &**e)
+        self.parts().0.iter().map(|e| &**e)
     }
 
     /// The currency symbol read from the written text (`""` when none).
     pub fn currency_symbol(&self) -> &str {
-        &self.symbol
+        self.parts().1
     }
 
     /// The currency position read from the written text.
     pub fn currency_position(&self) -> CurrencyPosition {
-        self.position
+        self.parts().2
     }
 }
 
@@ -115,7 +126,8 @@ pub fn store_cost(value: &Value) -> Option<StoredCost> {
         _ => return None,
     }
     let (symbol, position) = parse_currency(&entries);
-    Some(StoredCost { entries: entries.into_boxed_slice(), symbol: symbol.into(), position })
+    let parts = CostParts { entries: entries.into_boxed_slice(), symbol: symbol.into(), position };
+    Some(StoredCost((parts != CostParts::default()).then(|| Box::new(parts))))
 }
 
 /// The response's `cost` string and `cost_details` object (keys in the order
@@ -124,9 +136,9 @@ pub fn render_cost(stored: &StoredCost) -> (String, Value) {
     let costs = event_costs(stored);
     let values: Vec<Value> = cost_values(&costs).into_iter().map(Value::String).collect();
     let details = json!({
-        "currency_symbol": stored.symbol.as_ref(),
+        "currency_symbol": stored.currency_symbol(),
         "currency_code": "",
-        "currency_position": stored.position.as_str(),
+        "currency_position": stored.currency_position().as_str(),
         "values": values,
     });
     (formatted_cost(stored, &costs, true), details)
@@ -277,10 +289,10 @@ fn sort_keys(map: &mut [(Key, String)]) {
 
 /// The event's cost map.
 fn event_costs(stored: &StoredCost) -> Vec<(Key, String)> {
-    if stored.entries.is_empty() {
+    if stored.is_empty() {
         return Vec::new();
     }
-    parse_cost_range(&stored.entries)
+    parse_cost_range(stored.parts().0)
 }
 
 /// `cost_details.values`.
@@ -352,8 +364,9 @@ fn formatted_cost(stored: &StoredCost, costs: &[(Key, String)], with_symbol: boo
                 }
             };
             let shown = if with_symbol && php_numeric_value(&shown.replace([',', '.'], "")).is_some() {
-                let symbol = if stored.symbol.is_empty() { DEFAULT_SYMBOL } else { &stored.symbol };
-                if stored.position == CurrencyPosition::Postfix {
+                let symbol =
+                    if stored.currency_symbol().is_empty() { DEFAULT_SYMBOL } else { stored.currency_symbol() };
+                if stored.currency_position() == CurrencyPosition::Postfix {
                     format!("{shown}{symbol}")
                 } else {
                     format!("{symbol}{shown}")

@@ -1288,7 +1288,7 @@ mod tests {
             assert_eq!(data.slug_owner(SlugKind::from(term.taxonomy), term.lang, &term.slug), Some(term.id));
         }
         // Calendar items come after the site's own posts and images.
-        assert!(data.venues.keys().chain(data.organizers.keys()).chain(data.events.keys()).all(|id| *id > 5));
+        assert!(data.venues.keys().chain(data.organizers.keys()).copied().chain(data.events.keys()).all(|id| id > 5));
     }
 
     #[test]

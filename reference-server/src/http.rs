@@ -45,7 +45,7 @@ impl ApiRequest {
 #[derive(Debug)]
 pub struct Reply {
     pub status: u16,
-    pub body: Value,
+    pub body: Body,
     pub headers: Vec<(&'static str, String)>,
     /// For an error: its code and why, for the request journal (not sent).
     pub refusal: Option<Refusal>,
@@ -58,13 +58,35 @@ pub struct Refusal {
     pub reason: String,
 }
 
+/// An answer's body: a JSON value, or JSON text already assembled (`views::assemble`).
+#[derive(Debug)]
+pub enum Body {
+    Value(Value),
+    Text(Bytes),
+}
+
+impl Body {
+    /// The body as a JSON value (assembled text is parsed back).
+    pub fn into_value(self) -> Value {
+        match self {
+            Body::Value(value) => value,
+            Body::Text(text) => serde_json::from_slice(&text).unwrap_or(Value::Null),
+        }
+    }
+}
+
 impl Reply {
     pub fn ok(body: Value) -> Reply {
-        Reply { status: 200, body, headers: Vec::new(), refusal: None }
+        Reply { status: 200, body: Body::Value(body), headers: Vec::new(), refusal: None }
     }
 
     pub fn created(body: Value) -> Reply {
-        Reply { status: 201, body, headers: Vec::new(), refusal: None }
+        Reply { status: 201, body: Body::Value(body), headers: Vec::new(), refusal: None }
+    }
+
+    /// An answer of JSON text, already assembled.
+    pub fn text(status: u16, text: Vec<u8>) -> Reply {
+        Reply { status, body: Body::Text(Bytes::from(text)), headers: Vec::new(), refusal: None }
     }
 
     pub fn header(mut self, name: &'static str, value: String) -> Reply {
@@ -76,7 +98,7 @@ impl Reply {
 impl From<ApiError> for Reply {
     fn from(error: ApiError) -> Reply {
         let refusal = Refusal { code: error.code, reason: error.reason_in_words() };
-        Reply { status: error.status, body: error.to_json(), headers: Vec::new(), refusal: Some(refusal) }
+        Reply { status: error.status, body: Body::Value(error.to_json()), headers: Vec::new(), refusal: Some(refusal) }
     }
 }
 
@@ -335,26 +357,32 @@ fn header_spelling(name: &str) -> String {
 /// Renders a reply with the standard headers of the CMS's REST layer.
 pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
     let mut status = reply.status;
-    let mut body = match &how.fields {
-        Some(fields) if status < 400 => filter_fields(&reply.body, fields),
-        _ => reply.body,
+    let bytes = match reply.body {
+        Body::Text(text) if how.fields.is_none() && !how.envelope => text,
+        body => {
+            let body = body.into_value();
+            let mut body = match &how.fields {
+                Some(fields) if status < 400 => filter_fields(&body, fields),
+                _ => body,
+            };
+            if how.envelope {
+                // The CMS lists the headers it set itself, under their usual spelling.
+                let mut headers = Map::new();
+                for (name, value) in &reply.headers {
+                    headers.insert(header_spelling(name), json!(value));
+                }
+                if let Some(allow) = &how.allow {
+                    headers.insert("Allow".into(), json!(allow));
+                }
+                body = json!({"body": body, "status": status, "headers": headers});
+                status = 200;
+            }
+            Bytes::from(serde_json::to_vec(&body).unwrap_or_default())
+        }
     };
-    if how.envelope {
-        // The CMS lists the headers it set itself, under their usual spelling.
-        let mut headers = Map::new();
-        for (name, value) in &reply.headers {
-            headers.insert(header_spelling(name), json!(value));
-        }
-        if let Some(allow) = &how.allow {
-            headers.insert("Allow".into(), json!(allow));
-        }
-        body = json!({"body": body, "status": status, "headers": headers});
-        status = 200;
-    }
-    let bytes = serde_json::to_vec(&body).unwrap_or_default();
     let length = bytes.len();
     // HEAD answers carry the length GET would send, without the body.
-    let mut response = Response::new(Full::new(if how.head { Bytes::new() } else { Bytes::from(bytes) }));
+    let mut response = Response::new(Full::new(if how.head { Bytes::new() } else { bytes }));
     *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = response.headers_mut();
     let mut set = |name: &'static str, value: &str| {

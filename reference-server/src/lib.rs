@@ -17,7 +17,7 @@
 //! - `auth`: users, HTTP Basic, and what each role may do.
 //! - `access`: who may read what, however it is reached (read, embed, link, filter).
 //! - `store` and `model`: the in-memory records and their indexes.
-//! - `views`: how each record becomes JSON.
+//! - `views`, `cache`: how each record becomes JSON; rendered fragments kept by revision.
 //! - `api`: one handler module per resource family.
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
 //! - `doc`: the OpenAPI document of `/doc`.
@@ -46,6 +46,7 @@ mod auth;
 #[doc(hidden)]
 pub mod bench;
 mod body;
+mod cache;
 pub mod config;
 mod conn;
 mod cost;

@@ -115,7 +115,8 @@ pub struct Post {
     pub image: Option<Id>,
     pub password: Option<Box<str>>,
     /// For an item in the trash: what it was before (the CMS keeps both as trash metadata).
-    pub trashed: Option<Trashed>,
+    /// Boxed: few posts are in the trash, and every post stores the field.
+    pub trashed: Option<Box<Trashed>>,
 }
 
 /// The status and slug a post had before it went to the trash.
@@ -297,7 +298,7 @@ pub struct ImageSize {
 }
 
 /// What a post ID refers to (posts of every kind share one ID space).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PostKind {
     Event,
     Venue,

@@ -348,3 +348,26 @@ async fn extreme_dates_and_numbers() {
     survive(&srv, Method::GET, "/events?geoloc_lat=91&geoloc_lng=181", None, None).await;
     still_answers(&srv).await;
 }
+
+/// Issue 9, C1: a description of a megabyte of `&` (each one six bytes once rendered) reads
+/// back exactly, in the write's answer, a single read, a list and again from the cache, and
+/// the server answers other requests meanwhile.
+#[tokio::test]
+async fn a_huge_description_reads_back_exactly() {
+    let srv = start().await;
+    let count = 1024 * 1024;
+    let event = srv.event("Ampersands", 3, json!({"description": "&".repeat(count)})).await;
+    let rendered = format!("<p>{}</p>", "&#038;".repeat(count));
+    assert_eq!(event["description"].as_str().map(str::len), Some(rendered.len()));
+    assert!(event["description"] == rendered.as_str());
+    let single = format!("/events/{}", id(&event));
+    for _ in 0..2 {
+        let read = srv.get(&single).await;
+        assert!(read.expect(200)["description"] == rendered.as_str());
+        let ld = read.json["json_ld"]["description"].as_str().unwrap_or("");
+        assert_eq!(ld, format!("&lt;p&gt;{}&lt;/p&gt;\\n", "&amp;".repeat(count)));
+    }
+    let list = srv.get("/events").await;
+    assert!(list.expect(200)["events"][0]["description"] == rendered.as_str());
+    still_answers(&srv).await;
+}

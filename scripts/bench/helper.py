@@ -4,6 +4,8 @@
   helper.py artifact NAME          cargo's --message-format=json on stdin -> NAME's executable
   helper.py target-dir             `cargo metadata` on stdin -> the target directory
   helper.py pick                   an events list page (JSON) on stdin -> shell assignments
+  helper.py top-categories         a categories list page (JSON) on stdin -> the slugs of the
+                                   top-level ones, one a line
   helper.py best OUT JSON...        several runs' JSON -> for each size and shape the run with the
                                    most req/s (noise on a shared machine only slows a run down),
                                    ratios against the best ceiling; the table, and JSON in OUT
@@ -62,6 +64,13 @@ def pick():
         print(f"{key}={shell_quote(value)}")
 
 
+def top_categories():
+    page = json.load(sys.stdin)
+    for category in page.get("categories") or []:
+        if category.get("parent") == 0 and category.get("slug"):
+            print(category["slug"])
+
+
 def number(text):
     try:
         return float(text)
@@ -113,11 +122,12 @@ def read_meta(meta_path):
 
 
 def read_memory(memory_path):
+    """Rows of seeded sizes; `api` rows (events created through the API) are `read_api_memory`'s."""
     memory = []
     with open(memory_path) as handle:
         for line in handle:
             fields = line.rstrip("\n").split("\t")
-            if len(fields) != 5:
+            if len(fields) != 5 or fields[0] == "api":
                 continue
             events, seconds, empty, seeded, end = fields
             events, empty, seeded, end = int(events), int(empty), int(seeded), int(end)
@@ -129,6 +139,27 @@ def read_memory(memory_path):
                     "rss_seeded_kb": seeded,
                     "rss_end_kb": end,
                     "bytes_per_event": round((seeded - empty) * 1024 / events) if events else None,
+                }
+            )
+    return memory
+
+
+def read_api_memory(memory_path):
+    memory = []
+    with open(memory_path) as handle:
+        for line in handle:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 5 or fields[0] != "api":
+                continue
+            _, events, seconds, before, after = fields
+            events, before, after = int(events), int(before), int(after)
+            memory.append(
+                {
+                    "events": events,
+                    "create_seconds": float(seconds),
+                    "rss_empty_kb": before,
+                    "rss_after_kb": after,
+                    "bytes_per_event": round((after - before) * 1024 / events) if events else None,
                 }
             )
     return memory
@@ -183,6 +214,13 @@ def print_table(rows, meta):
             f"{memory['rss_seeded_kb'] / 1024:.1f} MB seeded, {memory['rss_end_kb'] / 1024:.1f} MB after the run; "
             + (f"{per_event / 1024:.2f} KiB per stored event" if per_event is not None else "")
         )
+    for memory in meta.get("api_memory", []):
+        per_event = memory.get("bytes_per_event")
+        print(
+            f"{memory['events']:>9,} events created through the API (short texts) in {memory['create_seconds']:.1f} s: "
+            f"RSS {memory['rss_empty_kb'] / 1024:.1f} MB before, {memory['rss_after_kb'] / 1024:.1f} MB after; "
+            + (f"{per_event / 1024:.2f} KiB per stored event" if per_event is not None else "")
+        )
     print(
         f"\nwrk -t{meta['threads']} -c{meta['connections']} -d{meta['duration']} (creates also with -c{meta['create_connections']}); "
         + (f"nice {meta['nice']}; " if meta.get("nice") else "")
@@ -194,6 +232,7 @@ def print_table(rows, meta):
 def report(tsv_path, memory_path, meta_path, out_path):
     meta = read_meta(meta_path)
     meta["memory"] = read_memory(memory_path)
+    meta["api_memory"] = read_api_memory(memory_path)
     rows = []
     with open(tsv_path) as handle:
         for line in handle:
@@ -272,6 +311,8 @@ def main():
         target_dir()
     elif command == "pick":
         pick()
+    elif command == "top-categories":
+        top_categories()
     elif command == "best" and len(sys.argv) >= 4:
         best(sys.argv[2], sys.argv[3:])
     elif command == "report" and len(sys.argv) == 6:

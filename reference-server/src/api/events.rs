@@ -1,10 +1,12 @@
 //! `/events`: list, create, read, update and delete events.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
+use std::sync::Arc;
 
-use serde_json::{json, Value};
+use roaring::RoaringBitmap;
+use serde_json::Value;
 
-use super::lists::{page_links, Page};
+use super::lists::{list_text, page_links, Page};
 use super::write::{self, parse_in, Planner};
 use super::{authorize, slug_key, validated};
 use crate::access::{event_sight, is_protected_for, visible_organizers, visible_venue, Reveal, Sight};
@@ -14,9 +16,10 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
-use crate::store::{Data, Listing, SlugKind, SHORT_EVENT};
+use crate::store::TimeWindow as Window;
+use crate::store::{search, Data, Flag, IdSet, Listing, Rec, SlugKind};
 use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
-use crate::views::View;
+use crate::views::{EventSnapshot, Renderer};
 
 pub fn handle(ctx: &Ctx, request: &ApiRequest, op: Op) -> ApiResult<Reply> {
     match op {
@@ -60,13 +63,22 @@ fn unknown_slug() -> ApiError {
 // ----- read -----
 
 fn read(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
-    let data = ctx.app.store.read();
-    let args = validated(ctx, &data, request)?;
-    let id = find(ctx, &data, request)?.ok_or_else(unknown_slug)?;
-    let event = &data.events[&id];
-    check_readable(ctx, event, &args)?;
-    let view = View { ctx, data: &data, single: true };
-    Ok(Reply::ok(view.event(event, false)))
+    let snapshot = {
+        let data = ctx.app.store.read();
+        let args = validated(ctx, &data, request)?;
+        let id = find(ctx, &data, request)?.ok_or_else(unknown_slug)?;
+        let event = &data.events[&id];
+        check_readable(ctx, event, &args)?;
+        EventSnapshot::take(ctx, &data, event, false, true)
+    };
+    Ok(event_reply(ctx, 200, &snapshot))
+}
+
+/// An event answer, rendered once the store's lock is let go.
+fn event_reply(ctx: &Ctx, status: u16, snapshot: &EventSnapshot) -> Reply {
+    let mut out = Vec::with_capacity(4096);
+    Renderer::new(ctx).event(&mut out, snapshot);
+    Reply::text(status, out)
 }
 
 fn check_readable(ctx: &Ctx, event: &Event, args: &Args) -> ApiResult<()> {
@@ -82,6 +94,11 @@ fn check_readable(ctx: &Ctx, event: &Event, args: &Args) -> ApiResult<()> {
 // ----- delete -----
 
 fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
+    let snapshot = delete_planned(ctx, request)?;
+    Ok(event_reply(ctx, 200, &snapshot))
+}
+
+fn delete_planned(ctx: &Ctx, request: &ApiRequest) -> ApiResult<EventSnapshot> {
     let mut data = ctx.app.store.write();
     validated(ctx, &data, request)?;
     let found = match find(ctx, &data, request) {
@@ -101,10 +118,10 @@ fn delete(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let trashed = write::event::plan_trash(&mut planner, id);
     // The answer shows the term counts as they were before the event left them, as the CMS
     // updates counts after the fact.
-    let body = View { ctx, data: &data, single: false }.event(&trashed, false);
+    let snapshot = EventSnapshot::detached(ctx, &data, trashed, false);
     let changes = planner.finish();
     data.apply(changes);
-    Ok(Reply::ok(body))
+    Ok(snapshot)
 }
 
 // ----- create and update -----
@@ -117,8 +134,9 @@ fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let id = write::event::plan_create(&mut planner, &args)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::created(view.event(&data.events[&id], false)))
+    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false).written();
+    drop(data);
+    Ok(event_reply(ctx, 201, &snapshot))
 }
 
 fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
@@ -138,23 +156,14 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     write::event::plan_update(&mut planner, &args, id)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::ok(view.event(&data.events[&id], false)))
+    let snapshot = EventSnapshot::take(ctx, &data, &data.events[&id], false, false).written();
+    drop(data);
+    Ok(event_reply(ctx, 200, &snapshot))
 }
 
 // ----- list -----
 
-/// The date window of a list, in UTC.
-#[derive(Default)]
-struct Window {
-    start_min: Option<chrono::NaiveDateTime>,
-    end_max: Option<chrono::NaiveDateTime>,
-    starts_after: Option<chrono::NaiveDateTime>,
-    starts_before: Option<chrono::NaiveDateTime>,
-    ends_after: Option<chrono::NaiveDateTime>,
-    ends_before: Option<chrono::NaiveDateTime>,
-}
-
+/// The date window of a list (`store::TimeWindow`), from the request.
 impl Window {
     fn from_args(ctx: &Ctx, args: &Args) -> Window {
         let zone = &ctx.app.site_zone;
@@ -184,19 +193,6 @@ impl Window {
             ends_before: parse("ends_before").map(day_end).map(to_utc),
         }
     }
-
-    fn contains(&self, event: &Event) -> bool {
-        self.contains_times(event.start_utc, event.end_utc)
-    }
-
-    fn contains_times(&self, start: chrono::NaiveDateTime, end: chrono::NaiveDateTime) -> bool {
-        self.start_min.is_none_or(|at| start >= at)
-            && self.end_max.is_none_or(|at| end <= at)
-            && self.starts_after.is_none_or(|at| start > at)
-            && self.starts_before.is_none_or(|at| start < at)
-            && self.ends_after.is_none_or(|at| end > at)
-            && self.ends_before.is_none_or(|at| end <= at)
-    }
 }
 
 fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
@@ -204,55 +200,6 @@ fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
     at.with_year(at.year() + years)
         .or_else(|| at.date().pred_opt().and_then(|d| d.with_year(d.year() + years)).map(|d| d.and_time(at.time())))
         .unwrap_or(at)
-}
-
-/// The number of listed events in a plain date window, without walking it: whole local days
-/// well inside the window are summed from the per-day counts; the days near its edges and the
-/// long events are checked one by one. `None` when the window is not a plain one.
-fn counted_total(
-    data: &Data,
-    lang: crate::model::Lang,
-    allowed: &[Status],
-    window: &Window,
-    listed: &dyn Fn(&Listing) -> bool,
-) -> Option<usize> {
-    let plain = window.starts_after.is_none()
-        && window.starts_before.is_none()
-        && window.ends_after.is_none()
-        && window.ends_before.is_none();
-    let (Some(from), Some(until)) = (window.start_min, window.end_max) else { return None };
-    if !plain {
-        return None;
-    }
-    // A local start is within 14 hours of the UTC one, and a counted event lasts at most
-    // SHORT_EVENT: events starting on these days are inside the window for sure.
-    let slack = chrono::Duration::hours(15);
-    let first_day = (from + slack).date().succ_opt()?;
-    let last_day = (until - slack - SHORT_EVENT).date().pred_opt()?;
-    if first_day > last_day {
-        return None;
-    }
-    let middle: usize = data
-        .day_counts
-        .range((lang, first_day)..=(lang, last_day))
-        .map(|(_, counts)| allowed.iter().map(|status| counts[status.index()] as usize).sum::<usize>())
-        .sum();
-    let inner_start = first_day.and_hms_opt(0, 0, 0)?;
-    let inner_end = last_day.succ_opt()?.and_hms_opt(0, 0, 0)?;
-    let edges = data
-        .events_by_start
-        .range((from - slack, 0)..(inner_start, 0))
-        .chain(data.events_by_start.range((inner_end, 0)..=(until + slack, Id::MAX)))
-        .filter(|(_, listing)| listed(listing))
-        .count();
-    // Long events starting on the inner days were left out of the day counts.
-    let long = data
-        .long_events
-        .range((inner_start, 0)..(inner_end, 0))
-        .filter_map(|key| data.events_by_start.get(key))
-        .filter(|listing| listed(listing))
-        .count();
-    Some(middle + edges + long)
 }
 
 /// Which statuses the user sees in lists, and whether unpublished ones must be their own.
@@ -275,8 +222,15 @@ impl StatusFilter {
             }
             None => vec![Status::Publish],
         };
+        // Each status once: totals add up per-status counts.
+        let mut distinct: Vec<Status> = Vec::new();
+        for status in allowed {
+            if status != Status::Trash && !distinct.contains(&status) {
+                distinct.push(status);
+            }
+        }
         StatusFilter {
-            allowed: allowed.into_iter().filter(|status| *status != Status::Trash).collect(),
+            allowed: distinct,
             own_unpublished_only: !user.is_some_and(|user| user.can_edit_others()),
             user: ctx.user_id(),
         }
@@ -305,16 +259,8 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let include: Option<Vec<Id>> =
         args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
 
-    let mut matched: Vec<&Event> = Vec::new();
-    let mut total = 0usize;
-    // Counts a matching event and keeps it if it is on the page; true once the page is full.
-    let mut keep = |id: Id| {
-        total += 1;
-        if total > page.offset() && matched.len() < page.per_page {
-            matched.push(&data.events[&id]);
-        }
-        matched.len() == page.per_page
-    };
+    let mut matched: Vec<&Arc<Rec<Event>>> = Vec::new();
+    let mut total: usize;
     let admits = |event: &Event| {
         event.post.lang == ctx.lang
             && !event.hide_from_listings
@@ -324,19 +270,36 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     // With `include`, or a filter that names linked items, the candidates come from the link
     // indexes instead of a walk over every event of the window.
     let window = include.is_none().then(|| Window::from_args(ctx, &args));
-    let candidates = include.clone().or_else(|| filter.linked_candidates(&data));
-    match candidates {
-        Some(ids) => {
-            let mut events: Vec<&Event> = ids.iter().filter_map(|id| data.events.get(id)).collect();
-            events.sort_by_key(|event| (event.start, event.post.id));
-            events.dedup_by_key(|event| event.post.id);
-            for event in events {
-                if window.as_ref().is_none_or(|window| window.contains(event)) && admits(event) {
-                    keep(event.post.id);
-                }
-            }
+    // When every filter is a set membership, the store's ID sets answer without a walk.
+    let by_sets = window.as_ref().and_then(|window| by_sets::select(ctx, &data, &filter, &statuses, window, &page));
+    let candidates = match by_sets {
+        Some(_) => None,
+        None => include.clone().or_else(|| filter.linked_candidates(&data)),
+    };
+    match (by_sets, candidates) {
+        (Some((ids, count)), _) => {
+            total = count;
+            matched.extend(ids.iter().filter_map(|id| data.events.get(id)));
         }
-        None => {
+        (None, Some(mut ids)) => {
+            ids.sort_unstable();
+            ids.dedup();
+            // The candidates that pass, in list order: only those up to the page are sorted.
+            let mut passing: Vec<(chrono::NaiveDateTime, Id)> = ids
+                .iter()
+                .filter_map(|id| data.events.get(id))
+                .filter(|event| window.as_ref().is_none_or(|window| window.contains(event)) && admits(event))
+                .map(|event| (event.start, event.post.id))
+                .collect();
+            let end = page.offset().saturating_add(page.per_page).min(passing.len());
+            if end > 0 {
+                passing.select_nth_unstable(end - 1);
+                passing[..end].sort_unstable();
+            }
+            total = passing.len();
+            matched.extend(passing[page.offset().min(end)..end].iter().map(|(_, id)| &data.events[id]));
+        }
+        (None, None) => {
             let window = window.unwrap_or_default();
             // Local starts are within 14 hours of UTC ones: start the walk that much earlier.
             let earliest = window.start_min.map(|at| at - chrono::Duration::hours(15));
@@ -351,14 +314,52 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
             // the total comes from the per-day counts when the window allows it.
             let trivial = filter.is_trivial();
             let counted = if trivial && statuses.author_blind() {
-                counted_total(&data, ctx.lang, &statuses.allowed, &window, &listed)
+                days::counted_total(&data, ctx.lang, &statuses.allowed, &window, &listed)
             } else {
                 None
             };
-            for ((_, id), listing) in data.events_by_start.range(from..) {
+            // Then whole days before a deep page need not be walked either.
+            let skip = match counted {
+                Some(_) => days::skip_whole_days(&data, ctx.lang, &statuses.allowed, &window, page.offset(), &listed),
+                None => None,
+            };
+            let from = skip.map_or(from, |(resume, _)| (resume, 0));
+            total = skip.map_or(0, |(_, skipped)| skipped);
+            // Counts a matching event and keeps it if it is on the page; true once it is full.
+            let mut keep = |id: Id| {
+                total += 1;
+                if total > page.offset() && matched.len() < page.per_page {
+                    matched.push(&data.events[&id]);
+                }
+                matched.len() == page.per_page
+            };
+            // A list of featured (or ticketed) events walks those only; when the flag is the
+            // only filter, an event without a password is decided by its listing alone.
+            type Walk<'w> = Box<dyn Iterator<Item = (chrono::NaiveDateTime, Id, &'w Listing)> + 'w>;
+            let (walk, flag_only): (Walk, bool) = match filter.flag() {
+                Some(flag) => (
+                    Box::new(
+                        data.flagged
+                            .range((flag, from.0, from.1)..=(flag, chrono::NaiveDateTime::MAX, Id::MAX))
+                            .map(|((_, start, id), listing)| (*start, *id, listing)),
+                    ),
+                    filter.only_flag(),
+                ),
+                None => (
+                    Box::new(data.events_by_start.range(from..).map(|((start, id), listing)| (*start, *id, listing))),
+                    false,
+                ),
+            };
+            // Past the window's end (with room for the 14 hours a local start may be ahead and
+            // for local times that fold back), nothing is in.
+            let last = window.end_max.map(|at| at + chrono::Duration::hours(48));
+            for (start, id, listing) in walk {
+                if last.is_some_and(|last| start > last) {
+                    break;
+                }
                 if listed(listing)
-                    && (trivial || filter.admits(ctx, &data, &data.events[id]))
-                    && keep(*id)
+                    && (trivial || (flag_only && !listing.password) || filter.admits(ctx, &data, &data.events[&id]))
+                    && keep(id)
                     && counted.is_some()
                 {
                     break;
@@ -373,17 +374,17 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     if page.number > 1 && matched.is_empty() {
         return Err(ApiError::of(&errors::EVENT_PAGE_NOT_FOUND));
     }
-    let view = View { ctx, data: &data, single: false };
     let reveal = Reveal { password, edit_context: false };
-    let events: Vec<Value> =
-        matched.iter().map(|event| view.event(event, is_protected_for(ctx, &event.post, reveal))).collect();
+    let snapshots: Vec<EventSnapshot> = matched
+        .iter()
+        .map(|event| EventSnapshot::take(ctx, &data, event, is_protected_for(ctx, &event.post, reveal), false))
+        .collect();
+    drop(data);
     let links = page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages);
-    let mut body = serde_json::Map::new();
-    body.insert("events".into(), json!(events));
-    links.insert_into(&mut body);
-    body.insert("total".into(), json!(total));
-    body.insert("total_pages".into(), json!(total_pages));
-    Ok(Reply::ok(Value::Object(body))
+    let renderer = Renderer::new(ctx);
+    let body =
+        list_text("events", &snapshots, &links, total, total_pages, |out, snapshot| renderer.event(out, snapshot));
+    Ok(Reply::text(200, body)
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
 }
@@ -397,6 +398,8 @@ struct EventFilter<'a> {
     tags: Option<Vec<Id>>,
     venues: Option<Vec<Id>>,
     organizers: Option<Vec<Id>>,
+    /// The search index's answer for the search words, when it can give one.
+    hits: Option<SearchHits>,
     featured: Option<bool>,
     parent: Option<Id>,
     geoloc: Option<bool>,
@@ -404,34 +407,64 @@ struct EventFilter<'a> {
     ticketed: Option<bool>,
 }
 
+/// The events that hold every search word: anywhere (`all`, each word in the title, excerpt
+/// or description), and in the title (`title`, what a protected event is matched on).
+struct SearchHits {
+    all: RoaringBitmap,
+    title: RoaringBitmap,
+}
+
+impl SearchHits {
+    fn of(data: &Data, words: &[String]) -> Option<SearchHits> {
+        if words.is_empty() || data.search.overflowed {
+            return None;
+        }
+        let mut hits: Option<SearchHits> = None;
+        for word in words {
+            let found = data.search.matches(word);
+            let all = &found.title | &found.body;
+            match &mut hits {
+                None => hits = Some(SearchHits { all, title: found.title }),
+                Some(hits) => {
+                    hits.all &= all;
+                    hits.title &= found.title;
+                }
+            }
+        }
+        hits
+    }
+
+    fn holds(&self, id: Id, title_only: bool) -> bool {
+        let Some(key) = search::key(id) else { return false };
+        if title_only {
+            self.title.contains(key)
+        } else {
+            self.all.contains(key)
+        }
+    }
+}
+
 /// How far from `geoloc_lat`/`geoloc_lng` a venue may be, in kilometres.
 const GEOFENCE_KM: f64 = 25.0;
 
 impl<'a> EventFilter<'a> {
     fn from_args(ctx: &Ctx, data: &Data, args: &Args, password: Option<&'a str>) -> EventFilter<'a> {
+        // Sorted, for membership tests by binary search (a category with thousands of
+        // descendants stays cheap to test).
+        let sorted = |mut ids: Vec<Id>| {
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        };
         let ids = |name: &str| -> Option<Vec<Id>> {
-            args.list(name).map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect())
+            args.list(name).map(|items| sorted(items.iter().filter_map(as_int).map(|id| id as Id).collect()))
         };
         let terms = |name: &str, taxonomy: Taxonomy| -> Option<Vec<Id>> {
             args.list(name).map(|items| {
-                let mut ids: Vec<Id> =
+                let ids: Vec<Id> =
                     items.iter().filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item))).collect();
-                if taxonomy == Taxonomy::Category {
-                    // A category includes its descendants.
-                    let mut index = 0;
-                    while index < ids.len() {
-                        let parent = ids[index];
-                        ids.extend(
-                            data.terms
-                                .values()
-                                .filter(|t| t.parent == parent && !ids.contains(&t.id))
-                                .map(|t| t.id)
-                                .collect::<Vec<_>>(),
-                        );
-                        index += 1;
-                    }
-                }
-                ids
+                // A category includes its descendants.
+                sorted(if taxonomy == Taxonomy::Category { data.with_descendants(&ids) } else { ids })
             })
         };
         let geo_on = ctx.app.config.features.geoloc;
@@ -442,12 +475,12 @@ impl<'a> EventFilter<'a> {
             (Some(lat), Some(lng)) if geo_on => Some((lat, lng)),
             _ => None,
         };
+        let search: Vec<String> =
+            args.str("search").map(|text| text.split_whitespace().map(str::to_lowercase).collect()).unwrap_or_default();
         EventFilter {
             password,
-            search: args
-                .str("search")
-                .map(|text| text.split_whitespace().map(str::to_lowercase).collect())
-                .unwrap_or_default(),
+            hits: SearchHits::of(data, &search),
+            search,
             categories: terms("categories", Taxonomy::Category),
             tags: terms("tags", Taxonomy::Tag),
             venues: ids("venue"),
@@ -460,26 +493,79 @@ impl<'a> EventFilter<'a> {
         }
     }
 
-    /// The events linked to the items a filter names, from the smallest link index that
-    /// applies; `None` when no such filter is given.
+    /// The events linked to the items a filter names or holding the search words, from the
+    /// smallest index that applies (only that one is read); `None` when no such filter is
+    /// given.
     fn linked_candidates(&self, data: &Data) -> Option<Vec<Id>> {
-        let union = |index: &HashMap<Id, BTreeSet<Id>>, keys: &[Id]| -> Vec<Id> {
-            let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flatten().copied().collect();
-            ids.sort_unstable();
-            ids.dedup();
-            ids
-        };
         let parent: Option<Vec<Id>> = self.parent.map(|parent| vec![parent]);
-        [
+        let linked = [
             (&data.term_events, &self.categories),
             (&data.term_events, &self.tags),
             (&data.venue_events, &self.venues),
             (&data.organizer_events, &self.organizers),
             (&data.parent_events, &parent),
-        ]
-        .into_iter()
-        .filter_map(|(index, keys)| keys.as_ref().map(|keys| union(index, keys)))
-        .min_by_key(Vec::len)
+        ];
+        // Sizes first (a set knows its length): an item with thousands of events costs
+        // nothing when another filter names fewer.
+        let size = |index: &HashMap<Id, IdSet>, keys: &[Id]| -> usize {
+            keys.iter().filter_map(|key| index.get(key)).map(IdSet::len).sum()
+        };
+        let smallest = linked
+            .iter()
+            .filter_map(|(index, keys)| keys.as_ref().map(|keys| (size(index, keys), *index, keys.as_slice())))
+            .min_by_key(|(size, _, _)| *size);
+        let from_hits = self.hits.as_ref().map(|hits| hits.all.len() as usize);
+        match smallest {
+            Some((size, index, keys)) if from_hits.is_none_or(|hits| size <= hits) => {
+                let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flat_map(IdSet::iter).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                Some(ids)
+            }
+            _ => self.hits.as_ref().map(|hits| hits.all.iter().map(Id::from).collect()),
+        }
+    }
+
+    /// The flag whose index a walk may use: `featured=true` or `ticketed=true`.
+    fn flag(&self) -> Option<Flag> {
+        if self.featured == Some(true) {
+            Some(Flag::Featured)
+        } else if self.ticketed == Some(true) {
+            Some(Flag::Ticketed)
+        } else {
+            None
+        }
+    }
+
+    /// True when the flag of [`EventFilter::flag`] is the only filter on the event itself.
+    fn only_flag(&self) -> bool {
+        let other_flag = match self.flag() {
+            Some(Flag::Featured) => self.ticketed.is_some(),
+            Some(Flag::Ticketed) => self.featured.is_some(),
+            None => return false,
+        };
+        !other_flag
+            && self.search.is_empty()
+            && self.categories.is_none()
+            && self.tags.is_none()
+            && self.venues.is_none()
+            && self.organizers.is_none()
+            && self.parent.is_none()
+            && self.geoloc.is_none()
+            && self.near.is_none()
+    }
+
+    /// True when the filters are search words and flags only, and at least one is given
+    /// (see `by_sets`).
+    fn only_set_filters(&self) -> bool {
+        (!self.search.is_empty() || self.featured.is_some() || self.ticketed.is_some())
+            && self.categories.is_none()
+            && self.tags.is_none()
+            && self.venues.is_none()
+            && self.organizers.is_none()
+            && self.parent.is_none()
+            && self.geoloc.is_none()
+            && self.near.is_none()
     }
 
     /// True when no filter looks at the event record itself.
@@ -510,7 +596,7 @@ impl<'a> EventFilter<'a> {
 
     fn admits(&self, ctx: &Ctx, data: &Data, event: &Event) -> bool {
         let any = |wanted: &Option<Vec<Id>>, have: &[Id]| {
-            wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.contains(id)))
+            wanted.as_ref().is_none_or(|ids| have.iter().any(|id| ids.binary_search(id).is_ok()))
         };
         let post = &event.post;
         // A protected event is selected on nothing its password hides for a caller who could
@@ -521,21 +607,27 @@ impl<'a> EventFilter<'a> {
         if protected && self.looks_at_protected() {
             return false;
         }
-        let searched: &[&str] = if protected { &[&post.title] } else { &[&post.title, &post.excerpt, &post.content] };
-        let found = |word: &String| searched.iter().any(|text| contains_ignoring_case(text, word));
-        if !self.search.iter().all(found) {
+        let found = match &self.hits {
+            Some(hits) => hits.holds(post.id, protected),
+            None => {
+                let searched: &[&str] =
+                    if protected { &[&post.title] } else { &[&post.title, &post.excerpt, &post.content] };
+                self.search.iter().all(|word| searched.iter().any(|text| contains_ignoring_case(text, word)))
+            }
+        };
+        if !found {
             return false;
         }
         // Links count only to linked items the caller may read (looked at only when a filter
         // names them, so other filters cost what they did).
         let venue_matches = || {
-            self.venues
-                .as_ref()
-                .is_none_or(|ids| visible_venue(ctx, data, event).is_some_and(|venue| ids.contains(&venue.post.id)))
+            self.venues.as_ref().is_none_or(|ids| {
+                visible_venue(ctx, data, event).is_some_and(|venue| ids.binary_search(&venue.post.id).is_ok())
+            })
         };
         let organizers_match = || {
             self.organizers.as_ref().is_none_or(|ids| {
-                visible_organizers(ctx, data, event).any(|organizer| ids.contains(&organizer.post.id))
+                visible_organizers(ctx, data, event).any(|organizer| ids.binary_search(&organizer.post.id).is_ok())
             })
         };
         let venue_geo = || visible_venue(ctx, data, event).and_then(|venue| venue.geo);
@@ -577,3 +669,8 @@ fn distance_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     let a = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlng / 2.0).sin().powi(2);
     6371.0 * 2.0 * a.sqrt().min(1.0).asin()
 }
+
+mod by_sets;
+mod days;
+#[cfg(test)]
+mod tests;

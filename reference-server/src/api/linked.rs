@@ -1,10 +1,8 @@
 //! `/venues` and `/organizers`: the posts events link to. One module for both, since their
 //! routes, rules and errors differ only in names and fields.
 
-use serde_json::{json, Map, Value};
-
 use super::events::StatusFilter;
-use super::lists::{page_links, Page};
+use super::lists::{list_text, page_links, Page};
 use super::write::{self, Planner};
 use super::{authorize, slug_key, validated};
 use crate::access::{event_sight, may_read, Reveal, Sight};
@@ -12,10 +10,11 @@ use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, ErrorKind, Op, Resource, Target, LINKED_LIST_ARGS};
-use crate::model::{Event, Id, Post, PostKind, Status};
-use crate::store::{Data, SlugKind};
+use crate::model::{Event, Id, Organizer, Post, PostKind, Status, Venue};
+use crate::store::{Data, IdSet, SlugKind};
 use crate::validate::is_truthy;
-use crate::views::View;
+use crate::views::snapshot::{self, Linked};
+use crate::views::Renderer;
 
 /// The names that differ between the two resources.
 struct Kind {
@@ -71,12 +70,34 @@ fn post<'a>(data: &'a Data, kind: &Kind, id: Id) -> Option<&'a Post> {
     }
 }
 
-fn render(view: &View, kind: &Kind, id: Id) -> Value {
-    match kind.post_kind {
-        PostKind::Venue => view.data.venues.get(&id).map(|v| view.venue(v, false)),
-        _ => view.data.organizers.get(&id).map(|o| view.organizer(o, false)),
+/// A venue or organizer, taken under the store's lock to be rendered after it.
+enum Item {
+    Venue(Linked<Venue>),
+    Organizer(Linked<Organizer>),
+    Missing,
+}
+
+fn item(data: &Data, kind: &Kind, id: Id) -> Item {
+    let found = match kind.post_kind {
+        PostKind::Venue => snapshot::venue(data, id).map(Item::Venue),
+        _ => snapshot::organizer(data, id).map(Item::Organizer),
+    };
+    found.unwrap_or(Item::Missing)
+}
+
+fn render(renderer: &Renderer, out: &mut Vec<u8>, item: &Item, single: bool) {
+    match item {
+        Item::Venue(venue) => renderer.venue(out, venue, single),
+        Item::Organizer(organizer) => renderer.organizer(out, organizer, single),
+        Item::Missing => out.extend_from_slice(b"null"),
     }
-    .unwrap_or(Value::Null)
+}
+
+/// A single item's answer, rendered once the store's lock is let go.
+fn reply(ctx: &Ctx, status: u16, item: &Item, single: bool) -> Reply {
+    let mut out = Vec::with_capacity(2048);
+    render(&Renderer::new(ctx), &mut out, item, single);
+    Reply::text(status, out)
 }
 
 /// The item a single route names; an unknown ID or slug is an invalid parameter.
@@ -95,15 +116,17 @@ fn find(ctx: &Ctx, data: &Data, request: &ApiRequest, kind: &Kind) -> ApiResult<
 }
 
 fn read(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
-    let data = ctx.app.store.read();
-    validated(ctx, &data, request)?;
-    let id = find(ctx, &data, request, kind)?;
-    let post = post(&data, kind, id).ok_or_else(|| ApiError::invalid_param("id"))?;
-    if !may_read(ctx, post) {
-        return Err(ApiError::of(&kind.not_accessible));
-    }
-    let view = View { ctx, data: &data, single: true };
-    Ok(Reply::ok(render(&view, kind, id)))
+    let found = {
+        let data = ctx.app.store.read();
+        validated(ctx, &data, request)?;
+        let id = find(ctx, &data, request, kind)?;
+        let post = post(&data, kind, id).ok_or_else(|| ApiError::invalid_param("id"))?;
+        if !may_read(ctx, post) {
+            return Err(ApiError::of(&kind.not_accessible));
+        }
+        item(&data, kind, id)
+    };
+    Ok(reply(ctx, 200, &found, true))
 }
 
 fn delete(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
@@ -118,8 +141,9 @@ fn delete(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     write::linked::plan_trash(&mut planner, kind.post_kind, id);
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::ok(render(&view, kind, id)))
+    let found = item(&data, kind, id);
+    drop(data);
+    Ok(reply(ctx, 200, &found, false))
 }
 
 fn create(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
@@ -130,8 +154,9 @@ fn create(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let id = write::linked::plan_create(&mut planner, &args, kind.post_kind)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::created(render(&view, kind, id)))
+    let found = item(&data, kind, id);
+    drop(data);
+    Ok(reply(ctx, 201, &found, false))
 }
 
 fn update(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
@@ -143,8 +168,9 @@ fn update(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     write::linked::plan_update(&mut planner, &args, kind.post_kind, id)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
-    Ok(Reply::ok(render(&view, kind, id)))
+    let found = item(&data, kind, id);
+    drop(data);
+    Ok(reply(ctx, 200, &found, false))
 }
 
 fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
@@ -167,8 +193,8 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
         links
             .get(&id)
             .into_iter()
-            .flatten()
-            .filter_map(|event| data.events.get(event))
+            .flat_map(IdSet::iter)
+            .filter_map(|event| data.events.get(&event).map(|event| event.value()))
             .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
     };
     // `has_events` counts events that are out (not drafts or pending), as the plugin does;
@@ -177,44 +203,64 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let has_linked = |id: Id| linked_events(id).any(out);
     let has_upcoming = |id: Id| linked_events(id).any(|event| event.start_utc >= ctx.now);
 
-    let mut items: Vec<(&Post, String)> = match kind.post_kind {
-        PostKind::Venue => data
-            .venues
-            .values()
-            .map(|v| {
-                let text = v.text_fields().map(|(_, value)| value).join(" ");
-                (&v.post, text)
-            })
-            .collect(),
-        _ => data.organizers.values().map(|o| (&o.post, o.text_fields().map(|(_, value)| value).join(" "))).collect(),
-    };
-    items.retain(|(post, extra)| {
-        post.lang == ctx.lang
-            && post.status != Status::Trash
-            && statuses.admits(post.status, post.author)
-            && (search.is_empty() || {
-                let haystack = format!("{} {} {} {}", post.title, post.content, post.excerpt, extra).to_lowercase();
-                search.iter().all(|word| haystack.contains(word.as_str()))
-            })
-            && event.is_none_or(|event| linked_events(post.id).any(|linked| linked.post.id == event))
-            && has_events.is_none_or(|wanted| has_linked(post.id) == wanted)
-            && (!upcoming || has_upcoming(post.id))
-    });
-    items.sort_by(|(a, _), (b, _)| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
-    let total = items.len();
+    let (shown, total) =
+        if search.is_empty() && event.is_none() && has_events.is_none() && !upcoming && statuses.author_blind() {
+            // No filter but language and status: the order index has the page and the counts
+            // the total.
+            let order = &data.linked_order;
+            let total = order.total(kind.post_kind, ctx.lang, &statuses.allowed);
+            let shown: Vec<Id> = order
+                .newest_first(kind.post_kind, ctx.lang)
+                .filter(|(_, status)| statuses.allowed.contains(status))
+                .skip(page.offset())
+                .take(page.per_page)
+                .map(|(id, _)| id)
+                .collect();
+            (shown, total)
+        } else {
+            let posts: Box<dyn Iterator<Item = &Post>> = match kind.post_kind {
+                PostKind::Venue => Box::new(data.venues.values().map(|v| &v.post)),
+                _ => Box::new(data.organizers.values().map(|o| &o.post)),
+            };
+            // The text a search looks in: the post's and the item's own fields.
+            let haystack = |post: &Post| {
+                let extra = match kind.post_kind {
+                    PostKind::Venue => {
+                        data.venues.get(&post.id).map(|v| v.text_fields().map(|(_, value)| value).join(" "))
+                    }
+                    _ => data.organizers.get(&post.id).map(|o| o.text_fields().map(|(_, value)| value).join(" ")),
+                };
+                format!("{} {} {} {}", post.title, post.content, post.excerpt, extra.unwrap_or_default()).to_lowercase()
+            };
+            let mut items: Vec<&Post> = posts
+                .filter(|post| {
+                    post.lang == ctx.lang
+                        && post.status != Status::Trash
+                        && statuses.admits(post.status, post.author)
+                        && (search.is_empty() || {
+                            let haystack = haystack(post);
+                            search.iter().all(|word| haystack.contains(word.as_str()))
+                        })
+                        && event.is_none_or(|event| linked_events(post.id).any(|linked| linked.post.id == event))
+                        && has_events.is_none_or(|wanted| has_linked(post.id) == wanted)
+                        && (!upcoming || has_upcoming(post.id))
+                })
+                .collect();
+            items.sort_by(|a, b| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
+            let shown: Vec<Id> = items.iter().skip(page.offset()).take(page.per_page).map(|post| post.id).collect();
+            (shown, items.len())
+        };
     let total_pages = page.total_pages(total);
-    let shown: Vec<Id> = items.iter().skip(page.offset()).take(page.per_page).map(|(post, _)| post.id).collect();
     if page.number > 1 && shown.is_empty() {
         return Err(ApiError::of(&kind.page_not_found));
     }
-    let view = View { ctx, data: &data, single: false };
-    let rendered: Vec<Value> = shown.iter().map(|id| render(&view, kind, *id)).collect();
-    let mut body = Map::new();
-    body.insert(kind.collection.into(), json!(rendered));
-    page_links(ctx, request, &args, LINKED_LIST_ARGS, kind.collection, &page, total_pages).insert_into(&mut body);
-    body.insert("total".into(), json!(total));
-    body.insert("total_pages".into(), json!(total_pages));
-    Ok(Reply::ok(Value::Object(body))
+    let found: Vec<Item> = shown.iter().map(|id| item(&data, kind, *id)).collect();
+    drop(data);
+    let links = page_links(ctx, request, &args, LINKED_LIST_ARGS, kind.collection, &page, total_pages);
+    let renderer = Renderer::new(ctx);
+    let body =
+        list_text(kind.collection, &found, &links, total, total_pages, |out, item| render(&renderer, out, item, false));
+    Ok(Reply::text(200, body)
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
 }

@@ -7,6 +7,33 @@ use crate::app::Ctx;
 use crate::http::ApiRequest;
 use crate::interface::Arg;
 use crate::validate::{value_text, Args};
+use crate::views::assemble::push_str;
+
+/// A list answer as JSON text: `{"COLLECTION":[items…],"rest_url":…,"total":…,"total_pages":…}`,
+/// each item written by `item`.
+pub fn list_text<T>(
+    collection: &str,
+    items: &[T],
+    links: &Links,
+    total: usize,
+    total_pages: usize,
+    mut item: impl FnMut(&mut Vec<u8>, &T),
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(1024 + items.len() * 4096);
+    out.extend_from_slice(b"{");
+    push_str(&mut out, collection);
+    out.extend_from_slice(b":[");
+    for (index, entry) in items.iter().enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        item(&mut out, entry);
+    }
+    out.push(b']');
+    links.write_into(&mut out);
+    out.extend_from_slice(format!(",\"total\":{total},\"total_pages\":{total_pages}}}").as_bytes());
+    out
+}
 
 /// The most items one page may hold.
 pub const MAX_PER_PAGE: usize = 50;
@@ -42,10 +69,18 @@ pub struct Links {
 }
 
 impl Links {
-    /// Adds `rest_url`, then `next_rest_url` and `previous_rest_url` when they exist.
-    pub fn insert_into(self, body: &mut Map<String, Value>) {
-        body.insert("rest_url".into(), json!(self.rest_url));
-        self.insert_pages_into(body);
+    /// The same, as JSON text: `,"rest_url":…` and the page links, to follow a list's items.
+    pub fn write_into(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b",\"rest_url\":");
+        push_str(out, &self.rest_url);
+        if let Some(next) = &self.next {
+            out.extend_from_slice(b",\"next_rest_url\":");
+            push_str(out, next);
+        }
+        if let Some(previous) = &self.previous {
+            out.extend_from_slice(b",\"previous_rest_url\":");
+            push_str(out, previous);
+        }
     }
 
     pub fn insert_pages_into(self, body: &mut Map<String, Value>) {

@@ -56,7 +56,7 @@ fn read(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let data = ctx.app.store.read();
     validated(ctx, &data, request)?;
     let id = find(&data, request, taxonomy)?;
-    let view = View { ctx, data: &data, single: false };
+    let view = View { ctx, data: &data };
     Ok(Reply::ok(view.term(&data.terms[&id], true)))
 }
 
@@ -66,7 +66,7 @@ fn delete(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
     let id = find(&data, request, taxonomy)?;
     authorize(ctx, &data, request.route, Op::Delete, None)?;
     let body = {
-        let view = View { ctx, data: &data, single: false };
+        let view = View { ctx, data: &data };
         view.term(&data.terms[&id], false)
     };
     let mut changes = data.changes();
@@ -86,7 +86,7 @@ fn create(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
     let id = write::term::plan_create(&mut planner, &args, taxonomy)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
+    let view = View { ctx, data: &data };
     let location = format!("{}{}/wp/v2/{}/{id}", ctx.app.site_url, ctx.app.config.root, taxonomy.name());
     Ok(Reply::created(view.term(&data.terms[&id], true)).header("location", location))
 }
@@ -103,7 +103,7 @@ fn update(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Repl
     write::term::plan_update(&mut planner, &args, taxonomy, id)?;
     let changes = planner.finish();
     data.apply(changes);
-    let view = View { ctx, data: &data, single: false };
+    let view = View { ctx, data: &data };
     Ok(Reply::ok(view.term(&data.terms[&id], true)))
 }
 
@@ -140,6 +140,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let mut terms: Vec<&Term> = data
         .terms
         .values()
+        .map(|term| term.value())
         .filter(|term| {
             term.taxonomy == taxonomy
                 && term.lang == ctx.lang
@@ -157,7 +158,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     sort_terms(&mut terms, &args, include.as_deref());
     let total = terms.len();
     let total_pages = page.total_pages(total);
-    let view = View { ctx, data: &data, single: false };
+    let view = View { ctx, data: &data };
     let rendered: Vec<Value> =
         terms.iter().skip(page.offset()).take(page.per_page).map(|term| view.term(term, false)).collect();
     let specs = term_list_args(request.route.resource);

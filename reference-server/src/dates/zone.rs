@@ -16,7 +16,7 @@ pub enum Zone {
     Named(Tz),
     /// A fixed offset east of UTC, in seconds, and its canonical label (`UTC+5`, `UTC-3:30`,
     /// `UTC+5.5`), which is both its name and its abbreviation.
-    Fixed { seconds: i32, label: String },
+    Fixed { seconds: i32, label: Box<str> },
 }
 
 impl Zone {
@@ -39,7 +39,7 @@ impl Zone {
     pub fn name(&self) -> String {
         match self {
             Zone::Named(tz) => tz.name().to_string(),
-            Zone::Fixed { label, .. } => label.clone(),
+            Zone::Fixed { label, .. } => label.to_string(),
         }
     }
 
@@ -56,7 +56,7 @@ impl Zone {
                     _ => format_offset(offset.fix().local_minus_utc(), false),
                 }
             }
-            Zone::Fixed { label, .. } => label.clone(),
+            Zone::Fixed { label, .. } => label.to_string(),
         }
     }
 
@@ -153,11 +153,11 @@ fn parse_fixed_offset(text: &str) -> Option<Zone> {
         return None;
     }
     if total == 0 {
-        return Some(Zone::Fixed { seconds: 0, label: "UTC+0".to_string() });
+        return Some(Zone::Fixed { seconds: 0, label: "UTC+0".into() });
     }
     let sign_char = if sign < 0 { '-' } else { '+' };
     let minutes_label = if minutes == 0 { String::new() } else { minutes_label };
-    Some(Zone::Fixed { seconds: sign * total, label: format!("UTC{sign_char}{hours}{minutes_label}") })
+    Some(Zone::Fixed { seconds: sign * total, label: format!("UTC{sign_char}{hours}{minutes_label}").into() })
 }
 
 #[cfg(test)]
@@ -232,7 +232,7 @@ mod tests {
         ];
         for (text, seconds, label) in cases {
             let z = zone(text);
-            assert_eq!(z, Zone::Fixed { seconds, label: label.to_string() }, "{text}");
+            assert_eq!(z, Zone::Fixed { seconds, label: label.into() }, "{text}");
             assert_eq!(z.name(), label);
             assert_eq!(z.abbreviation(now()), label);
             assert_eq!(z.offset_seconds(now()), seconds);

@@ -220,18 +220,18 @@ impl WholeRec {
     /// The whole store, items in ID order (the same store gives the same bytes).
     pub fn of(data: &Data) -> WholeRec {
         let (post, term) = data.counters();
-        let mut images: Vec<&Image> = data.images.values().collect();
+        let mut images: Vec<&Image> = data.images.values().map(|image| &**image).collect();
         images.sort_by_key(|image| image.id);
-        let mut events: Vec<&Event> = data.events.values().collect();
+        let mut events: Vec<&Event> = data.events.values().map(|event| &***event).collect();
         events.sort_by_key(|event| event.post.id);
         WholeRec {
             pages: data.pages(),
             records: ChangesRec {
                 ids: [post, term],
                 images: images.into_iter().map(image_rec).collect(),
-                terms: data.terms.values().map(term_rec).collect(),
-                venues: data.venues.values().map(venue_rec).collect(),
-                organizers: data.organizers.values().map(organizer_rec).collect(),
+                terms: data.terms.values().map(|term| term_rec(term)).collect(),
+                venues: data.venues.values().map(|venue| venue_rec(venue)).collect(),
+                organizers: data.organizers.values().map(|organizer| organizer_rec(organizer)).collect(),
                 events: events.into_iter().map(event_rec).collect(),
                 deleted_term: None,
             },
@@ -461,7 +461,7 @@ fn post(rec: PostRec) -> Decoded<Post> {
         image: rec.image,
         password: rec.password.map(Into::into),
         trashed: match rec.trashed {
-            Some((former, slug)) => Some(Trashed { status: status(&former)?, slug: slug.into() }),
+            Some((former, slug)) => Some(Box::new(Trashed { status: status(&former)?, slug: slug.into() })),
             None => None,
         },
     })

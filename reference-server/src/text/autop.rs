@@ -1,7 +1,7 @@
 //! Paragraphs ("autop"): the CMS's `wpautop`, as a sequence of named passes.
 
 use super::bytes::{ends_at, is_re_space, php_trim, replace_all, replace_pairs, starts_at};
-use super::scan::{cat, html_split, next_of, pass, ws_end_table, NextFinder};
+use super::scan::{cat, html_split, pass, NextFinder, NextOf, WsEnd, RE_SPACES};
 
 const ALL_BLOCKS: [&[u8]; 47] = [
     b"table",
@@ -57,7 +57,7 @@ const BR_BEFORE_BLOCKS: [&[u8]; 12] =
     [b"p", b"li", b"div", b"dl", b"dd", b"dt", b"th", b"pre", b"td", b"ul", b"ol", b"li"];
 
 /// `</?NAME[^>]*>` at `i`, where NAME is any of `names` as a prefix; returns the end.
-fn prefixed_tag_at(b: &[u8], i: usize, names: &[&[u8]], next_gt: &[usize]) -> Option<usize> {
+fn prefixed_tag_at(b: &[u8], i: usize, names: &[&[u8]], next_gt: &NextOf) -> Option<usize> {
     if i >= b.len() || b[i] != b'<' {
         return None;
     }
@@ -66,16 +66,16 @@ fn prefixed_tag_at(b: &[u8], i: usize, names: &[&[u8]], next_gt: &[usize]) -> Op
         j += 1;
     }
     let name = names.iter().find(|n| starts_at(b, j, n))?;
-    let gt = next_gt[(j + name.len()).min(b.len())];
+    let gt = next_gt.at((j + name.len()).min(b.len()));
     (gt < b.len()).then_some(gt + 1)
 }
 
 /// `<br\s*/?>` at `i`; returns the end.
-fn br_at(b: &[u8], i: usize, ws_end: &[usize]) -> Option<usize> {
+fn br_at(b: &[u8], i: usize, ws_end: &WsEnd) -> Option<usize> {
     if !starts_at(b, i, b"<br") {
         return None;
     }
-    let mut j = ws_end[i + 3];
+    let mut j = ws_end.at(i + 3);
     if j < b.len() && b[j] == b'/' {
         j += 1;
     }
@@ -135,10 +135,10 @@ fn set_pre_aside(mut text: String) -> (String, Vec<String>) {
 /// Two `<br>`s in a row become a paragraph break.
 fn double_br_to_break(mut text: String) -> String {
     if text.contains("<br") {
-        let ws = ws_end_table(text.as_bytes());
-        text = pass(&text, |b, i| {
+        let ws = WsEnd::new(text.as_bytes());
+        text = pass(&text, b"<", |b, i| {
             let e1 = br_at(b, i, &ws)?;
-            let e2 = br_at(b, ws[e1], &ws)?;
+            let e2 = br_at(b, ws.at(e1), &ws)?;
             Some((e2 - i, b"\n\n".to_vec()))
         });
     }
@@ -148,7 +148,7 @@ fn double_br_to_break(mut text: String) -> String {
 /// Blank lines before opening block-level tags, after closing ones and after `<hr>`.
 fn blank_lines_around_blocks(mut text: String) -> String {
     if text.contains('<') {
-        text = pass(&text, |b, i| {
+        text = pass(&text, b"<", |b, i| {
             if b[i] != b'<' {
                 return None;
             }
@@ -163,7 +163,7 @@ fn blank_lines_around_blocks(mut text: String) -> String {
         });
     }
     if text.contains("</") {
-        text = pass(&text, |b, i| {
+        text = pass(&text, b"<", |b, i| {
             if !starts_at(b, i, b"</") {
                 return None;
             }
@@ -175,12 +175,12 @@ fn blank_lines_around_blocks(mut text: String) -> String {
         });
     }
     if text.contains("<hr") {
-        let ws = ws_end_table(text.as_bytes());
-        text = pass(&text, |b, i| {
+        let ws = WsEnd::new(text.as_bytes());
+        text = pass(&text, b"<", |b, i| {
             if !starts_at(b, i, b"<hr") {
                 return None;
             }
-            let mut j = ws[i + 3];
+            let mut j = ws.at(i + 3);
             if j < b.len() && b[j] == b'/' {
                 j += 1;
             }
@@ -225,17 +225,17 @@ fn collapse_whitespace_in_embeds(mut text: String) -> String {
         text = strip_ws_around_tags(&text, &[b"<source", b"<track"]);
     }
     if text.contains("<figcaption") {
-        let next_gt = next_of(text.as_bytes(), b'>');
-        let ws = ws_end_table(text.as_bytes());
-        text = pass(&text, |b, i| {
-            let j = ws[i];
+        let next_gt = NextOf::new(text.as_bytes(), b'>');
+        let ws = WsEnd::new(text.as_bytes());
+        text = pass(&text, RE_SPACES, |b, i| {
+            let j = ws.at(i);
             if !starts_at(b, j, b"<figcaption") {
                 return None;
             }
             if j == i {
                 return None;
             }
-            let gt = next_gt[j + 11];
+            let gt = next_gt.at(j + 11);
             (gt < b.len()).then(|| (gt + 1 - i, b[j..=gt].to_vec()))
         });
         text = strip_ws_after_literal(&text, b"</figcaption>");
@@ -246,7 +246,7 @@ fn collapse_whitespace_in_embeds(mut text: String) -> String {
 /// At most one blank line in a row.
 fn at_most_one_blank_line(mut text: String) -> String {
     if text.contains("\n\n\n") {
-        text = pass(&text, |b, i| {
+        text = pass(&text, b"\n", |b, i| {
             if starts_at(b, i, b"\n\n") {
                 let mut j = i + 2;
                 while j < b.len() && b[j] == b'\n' {
@@ -280,10 +280,10 @@ fn drop_empty_paragraphs(mut text: String) -> String {
         || text.contains("<p>\t")
         || text.contains("<p>\r")
     {
-        let ws = ws_end_table(text.as_bytes());
-        text = pass(&text, |b, i| {
-            if starts_at(b, i, b"<p>") && starts_at(b, ws[i + 3], b"</p>") {
-                Some((ws[i + 3] + 4 - i, Vec::new()))
+        let ws = WsEnd::new(text.as_bytes());
+        text = pass(&text, b"<", |b, i| {
+            if starts_at(b, i, b"<p>") && starts_at(b, ws.at(i + 3), b"</p>") {
+                Some((ws.at(i + 3) + 4 - i, Vec::new()))
             } else {
                 None
             }
@@ -295,7 +295,7 @@ fn drop_empty_paragraphs(mut text: String) -> String {
 /// A missing `</p>` before `</div>`, `</address>`, `</form>` is added.
 fn close_paragraph_before_closers(mut text: String) -> String {
     if text.contains("</div>") || text.contains("</address>") || text.contains("</form>") {
-        text = pass(&text, |b, i| {
+        text = pass(&text, b"<", |b, i| {
             if !starts_at(b, i, b"<p>") {
                 return None;
             }
@@ -317,29 +317,29 @@ fn close_paragraph_before_closers(mut text: String) -> String {
 
 /// A block tag wrapped alone in a paragraph loses the paragraph.
 fn unwrap_lone_blocks(text: String) -> String {
-    let next_gt = next_of(text.as_bytes(), b'>');
-    let ws = ws_end_table(text.as_bytes());
-    pass(&text, |b, i| {
+    let next_gt = NextOf::new(text.as_bytes(), b'>');
+    let ws = WsEnd::new(text.as_bytes());
+    pass(&text, b"<", |b, i| {
         if !starts_at(b, i, b"<p>") {
             return None;
         }
-        let t = ws[i + 3];
+        let t = ws.at(i + 3);
         let e = prefixed_tag_at(b, t, &ALL_BLOCKS, &next_gt)?;
-        let after = ws[e];
+        let after = ws.at(e);
         starts_at(b, after, b"</p>").then(|| (after + 4 - i, b[t..e].to_vec()))
     })
 }
 
 /// A `<li>` inside a paragraph loses the paragraph.
 fn unwrap_list_items(text: String) -> String {
-    let next_nl = next_of(text.as_bytes(), b'\n');
+    let next_nl = NextOf::new(text.as_bytes(), b'\n');
     let mut close_p = NextFinder::new(b"</p>");
-    pass(&text, |b, i| {
+    pass(&text, b"<", |b, i| {
         if !starts_at(b, i, b"<p><li") || i + 7 > b.len() {
             return None;
         }
         let end = close_p.find(b, i + 7)?;
-        if next_nl[i + 6] < end {
+        if next_nl.at(i + 6) < end {
             return None;
         }
         Some((end + 4 - i, b[i + 3..end].to_vec()))
@@ -348,7 +348,7 @@ fn unwrap_list_items(text: String) -> String {
 
 /// A paragraph around a `<blockquote>` moves inside it.
 fn paragraph_into_blockquote(text: String) -> String {
-    let text = pass(&text, |b, i| {
+    let text = pass(&text, b"<", |b, i| {
         if i + 14 > b.len() || !b[i..i + 14].eq_ignore_ascii_case(b"<p><blockquote") {
             return None;
         }
@@ -360,21 +360,21 @@ fn paragraph_into_blockquote(text: String) -> String {
 
 /// `<p>` right before a block tag, and `</p>` right after one, go.
 fn unwrap_paragraph_edges_at_blocks(text: String) -> String {
-    let next_gt = next_of(text.as_bytes(), b'>');
-    let ws = ws_end_table(text.as_bytes());
-    let text = pass(&text, |b, i| {
+    let next_gt = NextOf::new(text.as_bytes(), b'>');
+    let ws = WsEnd::new(text.as_bytes());
+    let text = pass(&text, b"<", |b, i| {
         if !starts_at(b, i, b"<p>") {
             return None;
         }
-        let t = ws[i + 3];
+        let t = ws.at(i + 3);
         let e = prefixed_tag_at(b, t, &ALL_BLOCKS, &next_gt)?;
         Some((e - i, b[t..e].to_vec()))
     });
-    let next_gt = next_of(text.as_bytes(), b'>');
-    let ws = ws_end_table(text.as_bytes());
-    pass(&text, |b, i| {
+    let next_gt = NextOf::new(text.as_bytes(), b'>');
+    let ws = WsEnd::new(text.as_bytes());
+    pass(&text, b"<", |b, i| {
         let e = prefixed_tag_at(b, i, &ALL_BLOCKS, &next_gt)?;
-        let after = ws[e];
+        let after = ws.at(e);
         starts_at(b, after, b"</p>").then(|| (after + 4 - i, b[i..e].to_vec()))
     })
 }
@@ -383,7 +383,7 @@ fn unwrap_paragraph_edges_at_blocks(text: String) -> String {
 fn single_line_breaks(mut text: String) -> String {
     {
         let mut finders = [NextFinder::new(b"</script>"), NextFinder::new(b"</style>"), NextFinder::new(b"</svg>")];
-        text = pass(&text, |b, i| {
+        text = pass(&text, b"<", |b, i| {
             for (k, name) in [&b"<script"[..], b"<style", b"<svg"].iter().enumerate() {
                 if starts_at(b, i, name) {
                     let end = finders[k].find(b, i + name.len())?;
@@ -406,20 +406,14 @@ fn single_line_breaks(mut text: String) -> String {
     text = replace_pairs(&text, &[("<br>", "<br />"), ("<br/>", "<br />")]);
     {
         let b = text.as_bytes();
-        let ws = ws_end_table(b);
-        // last_nl[k]: the last '\n' before k.
-        let mut last_nl = vec![usize::MAX; b.len() + 1];
-        for k in 0..b.len() {
-            last_nl[k + 1] = if b[k] == b'\n' { k } else { last_nl[k] };
-        }
-        text = pass(&text, |b, i| {
+        let ws = WsEnd::new(b);
+        let newlines = NextOf::new(b, b'\n');
+        text = pass(&text, RE_SPACES, |b, i| {
             if !is_re_space(b[i]) || ends_at(b, i, b"<br />") {
                 return None;
             }
-            let nl = last_nl[ws[i]];
-            if nl == usize::MAX || nl < i {
-                return None;
-            }
+            // The last newline of the whitespace run starting here.
+            let nl = newlines.before(ws.at(i)).filter(|nl| *nl >= i)?;
             Some((nl + 1 - i, b"<br />\n".to_vec()))
         });
     }
@@ -429,20 +423,20 @@ fn single_line_breaks(mut text: String) -> String {
 /// `<br />` right after a block tag, or right before some, goes; so does the newline before
 /// the last `</p>`.
 fn drop_breaks_around_blocks(text: String) -> String {
-    let next_gt = next_of(text.as_bytes(), b'>');
-    let ws = ws_end_table(text.as_bytes());
-    let text = pass(&text, |b, i| {
+    let next_gt = NextOf::new(text.as_bytes(), b'>');
+    let ws = WsEnd::new(text.as_bytes());
+    let text = pass(&text, b"<", |b, i| {
         let e = prefixed_tag_at(b, i, &ALL_BLOCKS, &next_gt)?;
-        let after = ws[e];
+        let after = ws.at(e);
         starts_at(b, after, b"<br />").then(|| (after + 6 - i, b[i..e].to_vec()))
     });
-    let next_gt = next_of(text.as_bytes(), b'>');
-    let ws = ws_end_table(text.as_bytes());
-    let mut text = pass(&text, |b, i| {
+    let next_gt = NextOf::new(text.as_bytes(), b'>');
+    let ws = WsEnd::new(text.as_bytes());
+    let mut text = pass(&text, b"<", |b, i| {
         if !starts_at(b, i, b"<br />") {
             return None;
         }
-        let t = ws[i + 6];
+        let t = ws.at(i + 6);
         let e = prefixed_tag_at(b, t, &BR_BEFORE_BLOCKS, &next_gt)?;
         Some((e - i, b[i + 6..e].to_vec()))
     });
@@ -469,79 +463,81 @@ fn restore(mut text: String, pre_tags: &[String]) -> String {
 
 /// `\s*NEEDLE` → `NEEDLE`.
 fn strip_ws_before(s: &str, needle: &[u8]) -> String {
-    let ws = ws_end_table(s.as_bytes());
-    pass(s, |b, i| {
-        let j = ws[i];
+    let ws = WsEnd::new(s.as_bytes());
+    pass(s, RE_SPACES, |b, i| {
+        let j = ws.at(i);
         (j > i && starts_at(b, j, needle)).then(|| (j + needle.len() - i, needle.to_vec()))
     })
 }
 
 /// `LITERAL\s*` → `LITERAL`.
 fn strip_ws_after_literal(s: &str, lit: &[u8]) -> String {
-    let ws = ws_end_table(s.as_bytes());
-    pass(s, |b, i| {
+    let ws = WsEnd::new(s.as_bytes());
+    pass(s, &lit[..1], |b, i| {
         if !starts_at(b, i, lit) {
             return None;
         }
-        let e = ws[i + lit.len()];
+        let e = ws.at(i + lit.len());
         Some((e - i, lit.to_vec()))
     })
 }
 
 /// `(PREFIX[^>]*>)\s*` → `$1`.
 fn strip_ws_after_tag(s: &str, prefix: &[u8]) -> String {
-    let next_gt = next_of(s.as_bytes(), b'>');
-    let ws = ws_end_table(s.as_bytes());
-    pass(s, |b, i| {
+    let next_gt = NextOf::new(s.as_bytes(), b'>');
+    let ws = WsEnd::new(s.as_bytes());
+    pass(s, &prefix[..1], |b, i| {
         if !starts_at(b, i, prefix) {
             return None;
         }
-        let gt = next_gt[i + prefix.len()];
+        let gt = next_gt.at(i + prefix.len());
         if gt >= b.len() {
             return None;
         }
-        Some((ws[gt + 1] - i, b[i..=gt].to_vec()))
+        Some((ws.at(gt + 1) - i, b[i..=gt].to_vec()))
     })
 }
 
 /// `\s*(PREFIX[^>]*>)\s*` → `$1` for any of the prefixes.
 fn strip_ws_around_tags(s: &str, prefixes: &[&[u8]]) -> String {
-    let next_gt = next_of(s.as_bytes(), b'>');
-    let ws = ws_end_table(s.as_bytes());
-    pass(s, |b, i| {
-        let t = ws[i];
+    let mut triggers = RE_SPACES.to_vec();
+    triggers.extend(prefixes.iter().filter_map(|prefix| prefix.first()));
+    let next_gt = NextOf::new(s.as_bytes(), b'>');
+    let ws = WsEnd::new(s.as_bytes());
+    pass(s, &triggers, |b, i| {
+        let t = ws.at(i);
         if !prefixes.iter().any(|p| starts_at(b, t, p)) {
             return None;
         }
-        let gt = next_gt[t + 1];
+        let gt = next_gt.at(t + 1);
         if gt >= b.len() {
             return None;
         }
-        Some((ws[gt + 1] - i, b[t..=gt].to_vec()))
+        Some((ws.at(gt + 1) - i, b[t..=gt].to_vec()))
     })
 }
 
 /// Line breaks right inside `<audio>`/`<video>` (or their shortcode forms) go away.
 fn media_collapse(s: &str) -> String {
-    let ws = ws_end_table(s.as_bytes());
-    let next_gt = next_of(s.as_bytes(), b'>');
-    let next_rb = next_of(s.as_bytes(), b']');
-    let opened = pass(s, |b, i| {
+    let ws = WsEnd::new(s.as_bytes());
+    let next_gt = NextOf::new(s.as_bytes(), b'>');
+    let next_rb = NextOf::new(s.as_bytes(), b']');
+    let opened = pass(s, b"<[", |b, i| {
         if !(b[i] == b'<' || b[i] == b'[') {
             return None;
         }
         if !(starts_at(b, i + 1, b"audio") || starts_at(b, i + 1, b"video")) {
             return None;
         }
-        let close = next_gt[i + 6].min(next_rb[i + 6]);
+        let close = next_gt.at(i + 6).min(next_rb.at(i + 6));
         if close >= b.len() {
             return None;
         }
-        Some((ws[close + 1] - i, b[i..=close].to_vec()))
+        Some((ws.at(close + 1) - i, b[i..=close].to_vec()))
     });
-    let ws = ws_end_table(opened.as_bytes());
-    pass(&opened, |b, i| {
-        let t = ws[i];
+    let ws = WsEnd::new(opened.as_bytes());
+    pass(&opened, RE_SPACES, |b, i| {
+        let t = ws.at(i);
         if t == i || t + 8 > b.len() {
             return None;
         }
@@ -556,13 +552,13 @@ fn media_collapse(s: &str) -> String {
 /// Pieces separated by `\n\s*\n`, empty ones dropped.
 fn split_paragraphs(s: &str) -> Vec<&str> {
     let b = s.as_bytes();
-    let ws = ws_end_table(b);
+    let ws = WsEnd::new(b);
     let mut out = Vec::new();
     let mut start = 0;
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'\n' {
-            let end = ws[i];
+            let end = ws.at(i);
             if let Some(off) = b[i + 1..end].iter().rposition(|&c| c == b'\n') {
                 let last = i + 1 + off;
                 if i > start {

@@ -170,7 +170,7 @@ pub(super) fn esc_js(s: &str) -> String {
     }
     let t = bytes_to_string(un);
     // &#039; / &#x27; back to a plain quote.
-    let t = pass(&t, |b, i| {
+    let t = pass(&t, b"&", |b, i| {
         if !starts_at(b, i, b"&#") {
             return None;
         }
@@ -212,7 +212,7 @@ pub(super) fn convert_chars(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }
-    pass(s, |b, i| {
+    pass(s, b"&", |b, i| {
         if b[i] != b'&' || i + 1 >= b.len() || b[i + 1] == b'#' {
             return None;
         }
@@ -236,7 +236,7 @@ pub(super) fn convert_invalid_entities(s: &str) -> String {
         "&#8249;", "&#338;", "", "&#381;", "", "", "&#8216;", "&#8217;", "&#8220;", "&#8221;", "&#8226;", "&#8211;",
         "&#8212;", "&#732;", "&#8482;", "&#353;", "&#8250;", "&#339;", "", "&#382;", "&#376;",
     ];
-    pass(s, |b, i| {
+    pass(s, b"&", |b, i| {
         if !starts_at(b, i, b"&#1") || i + 5 >= b.len() || b[i + 5] != b';' {
             return None;
         }

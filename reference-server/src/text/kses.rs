@@ -385,7 +385,7 @@ fn bad_protocol_once_n(s: &str, count: usize) -> String {
 
 /// `&#NN;` and `&#xNN;` become the characters they stand for.
 fn decode_numeric_entities(s: &str) -> String {
-    pass(s, |b, i| {
+    pass(s, b"&", |b, i| {
         if !starts_at(b, i, b"&#") {
             return None;
         }

@@ -103,6 +103,20 @@ mod tests {
         assert!(shown.starts_with("<p>xxx") && shown.ends_with("xxx</p>"));
     }
 
+    /// A long run of `&` (issue 9, C1): each one is escaped, nothing else changes, and the
+    /// JSON-LD description escapes the escapes.
+    #[test]
+    fn long_ampersand_runs_render_exactly() {
+        let count = 256 * 1024;
+        let raw = "&".repeat(count);
+        assert_eq!(render_content(&raw), format!("<p>{}</p>", "&#038;".repeat(count)));
+        assert_eq!(render_excerpt(&raw, ""), format!("<p>{}</p>", "&#038;".repeat(count)));
+        assert_eq!(
+            crate::text::jsonld_description("", &raw),
+            format!("&lt;p&gt;{}&lt;/p&gt;\\n", "&amp;".repeat(count))
+        );
+    }
+
     #[test]
     fn recorded_excerpts() {
         for (raw, shown) in [

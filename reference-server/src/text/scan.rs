@@ -3,16 +3,50 @@
 
 use super::bytes::{bytes_to_string, find_from, is_re_space, starts_at};
 
+/// Whitespace as the CMS's regular expressions see it, as trigger bytes of [`pass`].
+pub(super) const RE_SPACES: &[u8] = b" \t\n\x0b\x0c\r";
+
 /// One regex-like pass: at every position where `m` returns `Some((len, replacement))` the
 /// matched bytes are replaced; scanning resumes after the match.
-pub(super) fn pass<F>(s: &str, mut m: F) -> String
+///
+/// `m` can only match where the text holds one of the `triggers` bytes (the first byte of
+/// what it looks for): the bytes between two triggers are copied without calling it, so a
+/// pass over a text that has none costs a copy. Debug test builds check the promise: there `m` is also
+/// asked at every other position, and must decline.
+pub(super) fn pass<F>(s: &str, triggers: &[u8], mut m: F) -> String
 where
     F: FnMut(&[u8], usize) -> Option<(usize, Vec<u8>)>,
 {
     let b = s.as_bytes();
+    let mut table = [false; 256];
+    for &t in triggers {
+        table[usize::from(t)] = true;
+    }
+    let next_trigger = |from: usize| -> usize {
+        let rest = &b[from..];
+        let found = match *triggers {
+            [] => None,
+            [a] => memchr::memchr(a, rest),
+            [a, c] => memchr::memchr2(a, c, rest),
+            [a, c, d] => memchr::memchr3(a, c, d, rest),
+            _ => rest.iter().position(|&x| table[usize::from(x)]),
+        };
+        found.map_or(b.len(), |at| from + at)
+    };
     let mut out = Vec::with_capacity(b.len() + 16);
     let mut i = 0;
     while i < b.len() {
+        let next = next_trigger(i);
+        if cfg!(all(test, debug_assertions)) {
+            for at in i..next {
+                assert!(m(b, at).is_none_or(|(len, _)| len == 0), "a pass matched at {at}, outside its triggers");
+            }
+        }
+        out.extend_from_slice(&b[i..next]);
+        i = next;
+        if i >= b.len() {
+            break;
+        }
         match m(b, i) {
             Some((len, rep)) if len > 0 => {
                 out.extend_from_slice(&rep);
@@ -31,22 +65,73 @@ pub(super) fn cat(parts: &[&[u8]]) -> Vec<u8> {
     parts.concat()
 }
 
-/// For every position, the index of the next `c` at or after it (`len` when none).
-pub(super) fn next_of(b: &[u8], c: u8) -> Vec<usize> {
-    let mut v = vec![b.len(); b.len() + 1];
-    for i in (0..b.len()).rev() {
-        v[i] = if b[i] == c { i } else { v[i + 1] };
-    }
-    v
+/// The next position of one byte at or after any position (the length when none), from the
+/// sorted positions of that byte: memory in proportion to how often the byte occurs, not to
+/// the text's length (a table per position cost eight bytes for every byte of the text).
+pub(super) struct NextOf {
+    positions: Vec<usize>,
+    len: usize,
 }
 
-/// For every position, the end of the whitespace run starting there.
-pub(super) fn ws_end_table(b: &[u8]) -> Vec<usize> {
-    let mut v = vec![b.len(); b.len() + 1];
-    for i in (0..b.len()).rev() {
-        v[i] = if is_re_space(b[i]) { v[i + 1] } else { i };
+impl NextOf {
+    pub(super) fn new(b: &[u8], c: u8) -> NextOf {
+        NextOf { positions: memchr::memchr_iter(c, b).collect(), len: b.len() }
     }
-    v
+
+    /// The first position at or after `i` holding the byte, or the text's length.
+    pub(super) fn at(&self, i: usize) -> usize {
+        let k = self.positions.partition_point(|&p| p < i);
+        self.positions.get(k).copied().unwrap_or(self.len)
+    }
+
+    /// The last position before `i` holding the byte, if any.
+    pub(super) fn before(&self, i: usize) -> Option<usize> {
+        let k = self.positions.partition_point(|&p| p < i);
+        k.checked_sub(1).map(|k| self.positions[k])
+    }
+}
+
+/// The end of the whitespace run starting at any position (the position itself when it holds
+/// no whitespace), computed on demand. The last two runs found are remembered, so a pass that
+/// asks at every position of a long run, or looks one run ahead, scans each byte once.
+pub(super) struct WsEnd<'a> {
+    b: &'a [u8],
+    runs: std::cell::Cell<[(usize, usize); 2]>,
+}
+
+impl<'a> WsEnd<'a> {
+    pub(super) fn new(b: &'a [u8]) -> WsEnd<'a> {
+        WsEnd { b, runs: std::cell::Cell::new([(usize::MAX, usize::MAX); 2]) }
+    }
+
+    pub(super) fn at(&self, i: usize) -> usize {
+        let b = self.b;
+        if i >= b.len() {
+            return b.len();
+        }
+        if !is_re_space(b[i]) {
+            return i;
+        }
+        let mut runs = self.runs.get();
+        if let Some(run) = runs.iter().find(|(start, end)| *start <= i && i <= *end) {
+            return run.1;
+        }
+        let mut j = i;
+        while j < b.len() && is_re_space(b[j]) {
+            // The rest of this run is known: extend it backwards.
+            if let Some(slot) = runs.iter().position(|(start, _)| *start == j) {
+                let end = runs[slot].1;
+                runs[slot].0 = i;
+                self.runs.set(runs);
+                return end;
+            }
+            j += 1;
+        }
+        runs[1] = runs[0];
+        runs[0] = (i, j);
+        self.runs.set(runs);
+        j
+    }
 }
 
 /// Keeps the first occurrence of `needle` at or after a position, for increasing positions.

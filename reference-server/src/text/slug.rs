@@ -2,7 +2,7 @@
 //! dashes).
 
 use super::bytes::{replace_all, starts_at};
-use super::scan::{cat, next_of, pass};
+use super::scan::{cat, pass, NextOf};
 use super::slug_tables::ACCENTS;
 use super::strip::strip_tags;
 use super::unicode::compose;
@@ -152,12 +152,12 @@ fn sanitize_title_with_dashes(title: &str) -> String {
     let t = strip_tags(title);
     // Keep %XX octets, drop other percent signs (the CMS marks octets as ---XX--- meanwhile,
     // so a literal ---XX--- in the text also turns into %XX).
-    let t = pass(&t, |b, i| {
+    let t = pass(&t, b"%", |b, i| {
         (b[i] == b'%' && i + 2 < b.len() && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit())
             .then(|| (3, cat(&[b"---", &b[i + 1..i + 3], b"---"])))
     });
     let t = t.replace('%', "");
-    let t = pass(&t, |b, i| {
+    let t = pass(&t, b"-", |b, i| {
         (starts_at(b, i, b"---")
             && i + 8 <= b.len()
             && b[i + 3].is_ascii_hexdigit()
@@ -176,14 +176,14 @@ fn sanitize_title_with_dashes(title: &str) -> String {
     let t = replace_all(&t, "%c3%97", "x");
     // Entities (&…;) go.
     let b = t.as_bytes();
-    let next_semi = next_of(b, b';');
-    let next_nl = next_of(b, b'\n');
-    let t = pass(&t, |b, i| {
+    let next_semi = NextOf::new(b, b';');
+    let next_nl = NextOf::new(b, b'\n');
+    let t = pass(&t, b"&", |b, i| {
         if b[i] != b'&' || i + 2 > b.len() {
             return None;
         }
-        let semi = next_semi[i + 2];
-        (semi < b.len() && next_nl[i + 1] > semi).then(|| (semi + 1 - i, Vec::new()))
+        let semi = next_semi.at(i + 2);
+        (semi < b.len() && next_nl.at(i + 1) > semi).then(|| (semi + 1 - i, Vec::new()))
     });
     let mut out = String::with_capacity(t.len());
     let mut last_dash = false;

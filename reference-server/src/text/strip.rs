@@ -3,7 +3,7 @@
 
 use super::bytes::{at_big_z, bytes_to_string, find_from, is_re_space, php_trim, replace_all, starts_at};
 use super::entities::esc_html;
-use super::scan::{next_of, pass, NextFinder};
+use super::scan::{pass, NextFinder, NextOf};
 
 /// Removes HTML tags as PHP's `strip_tags` does: a `<` followed by whitespace is kept as text,
 /// quoted `>` inside a tag do not end it, comments `<!-- … -->` go entirely, and an unclosed
@@ -139,7 +139,7 @@ pub(super) fn strip_tags(text: &str) -> String {
 
 /// Removes the block editor's `<!-- wp:name {…} -->` / `<!-- /wp:name -->` delimiters.
 pub(super) fn strip_block_delimiters(s: &str) -> String {
-    pass(s, |b, i| {
+    pass(s, b"<", |b, i| {
         if !starts_at(b, i, b"<!--") {
             return None;
         }
@@ -214,7 +214,7 @@ pub(super) fn sanitize_text_field(raw: &str) -> String {
 
 /// A `<` that does not open a tag (no `>` before the next `<` or the end) is escaped.
 fn escape_lone_less_than(s: &str) -> String {
-    pass(s, |b, i| {
+    pass(s, b"<", |b, i| {
         if b[i] != b'<' {
             return None;
         }
@@ -241,7 +241,7 @@ fn escape_lone_less_than(s: &str) -> String {
 fn strip_all_tags(s: &str) -> String {
     let lower = s.to_ascii_lowercase();
     let lb = lower.as_bytes();
-    let next_gt = next_of(lb, b'>');
+    let next_gt = NextOf::new(lb, b'>');
     let mut finders = [NextFinder::new(b"</script>"), NextFinder::new(b"</style>")];
     let mut out = Vec::with_capacity(s.len());
     let b = s.as_bytes();
@@ -250,7 +250,7 @@ fn strip_all_tags(s: &str) -> String {
         let mut matched = None;
         for (k, name) in [&b"<script"[..], b"<style"].iter().enumerate() {
             if starts_at(lb, i, name) {
-                let gt = next_gt[i + name.len()];
+                let gt = next_gt.at(i + name.len());
                 if gt < lb.len() {
                     if let Some(close) = finders[k].find(lb, gt + 1) {
                         matched = Some(close + name.len() + 2);

@@ -181,7 +181,7 @@ fn digit_at(b: &[u8], i: usize) -> bool {
 
 fn apos_passes(s: &str) -> String {
     // '99' and '99" at the end of a quotation.
-    let s = pass(s, |b, i| {
+    let s = pass(s, b"'", |b, i| {
         if b[i] == b'\'' && digit_at(b, i + 1) && digit_at(b, i + 2) && i + 3 < b.len() {
             let close: &[u8] = match b[i + 3] {
                 b'\'' => CLOSE_SQ.as_bytes(),
@@ -193,7 +193,7 @@ fn apos_passes(s: &str) -> String {
         }
         None
     });
-    let s = pass(&s, |b, i| {
+    let s = pass(&s, b"'", |b, i| {
         if b[i] == b'\''
             && digit_at(b, i + 1)
             && digit_at(b, i + 2)
@@ -206,7 +206,7 @@ fn apos_passes(s: &str) -> String {
         None
     });
     // '99, '99s: an abbreviated year (but not '9, '99%, '999 or '99.0).
-    let s = pass(&s, |b, i| {
+    let s = pass(&s, b"'", |b, i| {
         if b[i] == b'\'' && digit_at(b, i + 1) && digit_at(b, i + 2) {
             let j = i + 3;
             let ok = at_big_z(b, j)
@@ -219,7 +219,7 @@ fn apos_passes(s: &str) -> String {
         None
     });
     // Quoted numbers like '0.42'.
-    let s = pass(&s, |b, i| {
+    let s = pass(&s, b"'", |b, i| {
         if b[i] == b'\'' && (i == 0 || spaces_before(b, i)) && digit_at(b, i + 1) {
             let mut k = i + 2;
             while k < b.len() && (b[k].is_ascii_digit() || b[k] == b'.' || b[k] == b',') {
@@ -232,14 +232,14 @@ fn apos_passes(s: &str) -> String {
         None
     });
     // Opening single quote.
-    let s = pass(&s, |b, i| {
+    let s = pass(&s, b"'", |b, i| {
         if b[i] == b'\'' && (i == 0 || b"([{\"-".contains(&b[i - 1]) || ends_at(b, i, b"&lt;") || spaces_before(b, i)) {
             return Some((1, OPEN_SQ_FLAG.as_bytes().to_vec()));
         }
         None
     });
     // Apostrophe inside a word.
-    pass(&s, |b, i| {
+    pass(&s, b"'", |b, i| {
         if b[i] == b'\'' && !spaces_before(b, i) {
             let j = i + 1;
             let blocked = at_big_z(b, j)
@@ -257,7 +257,7 @@ fn apos_passes(s: &str) -> String {
 
 fn quote_passes(s: &str) -> String {
     // Quoted numbers like "42".
-    let s = pass(s, |b, i| {
+    let s = pass(s, b"\"", |b, i| {
         if b[i] == b'"' && (i == 0 || spaces_before(b, i)) && digit_at(b, i + 1) {
             let mut k = i + 2;
             while k < b.len() && (b[k].is_ascii_digit() || b[k] == b'.' || b[k] == b',') {
@@ -270,7 +270,7 @@ fn quote_passes(s: &str) -> String {
         None
     });
     // Opening double quote, not followed by a space.
-    pass(&s, |b, i| {
+    pass(&s, b"\"", |b, i| {
         if b[i] == b'"'
             && (i == 0 || b"([{-".contains(&b[i - 1]) || ends_at(b, i, b"&lt;") || spaces_before(b, i))
             && !spaces_at(b, i + 1)
@@ -287,7 +287,7 @@ where
     F: Fn(&[u8], usize) -> bool,
 {
     let mut count = 0;
-    let out = pass(s, |b, i| {
+    let out = pass(s, &pat[..1], |b, i| {
         if starts_at(b, i, pat) && pred(b, i) {
             count += 1;
             Some((pat.len(), rep.as_bytes().to_vec()))
@@ -352,25 +352,25 @@ fn dash_passes(s: &str) -> String {
     let s = replace_all(s, "---", "&#8212;");
     let start_or_space = |b: &[u8], i: usize| i == 0 || spaces_before(b, i);
     let end_or_space = |b: &[u8], i: usize| at_big_z(b, i) || spaces_at(b, i);
-    let s = pass(&s, |b, i| {
+    let s = pass(&s, b"-", |b, i| {
         if starts_at(b, i, b"--") && start_or_space(b, i) && end_or_space(b, i + 2) {
             Some((2, em.to_vec()))
         } else {
             None
         }
     });
-    let s =
-        pass(&s, |b, i| if starts_at(b, i, b"--") && !ends_at(b, i, b"xn") { Some((2, en.to_vec())) } else { None });
-    pass(
+    let s = pass(
         &s,
-        |b, i| {
-            if b[i] == b'-' && start_or_space(b, i) && end_or_space(b, i + 1) {
-                Some((1, en.to_vec()))
-            } else {
-                None
-            }
-        },
-    )
+        b"-",
+        |b, i| if starts_at(b, i, b"--") && !ends_at(b, i, b"xn") { Some((2, en.to_vec())) } else { None },
+    );
+    pass(&s, b"-", |b, i| {
+        if b[i] == b'-' && start_or_space(b, i) && end_or_space(b, i + 1) {
+            Some((1, en.to_vec()))
+        } else {
+            None
+        }
+    })
 }
 
 fn is_word_byte(b: &[u8], i: usize) -> bool {
@@ -393,7 +393,7 @@ fn times_pass(s: &str) -> String {
     // The backward search for the closing word boundary depends only on where the second
     // number starts; remember the last answer so long runs are walked once.
     let mut memo: Option<(usize, Option<usize>)> = None;
-    pass(s, |b, i| {
+    pass(s, b"0123456789", |b, i| {
         if !b[i].is_ascii_digit() || (i > 0 && is_word_byte(b, i - 1)) {
             return None;
         }

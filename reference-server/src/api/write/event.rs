@@ -51,7 +51,7 @@ pub fn plan_create(planner: &mut Planner, args: &Args) -> ApiResult<Id> {
 /// The event `id` with the fields the update arguments carry.
 pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> {
     let ctx = planner.ctx;
-    let mut event = planner.data.events[&id].clone();
+    let mut event = Event::clone(&planner.data.events[&id]);
     planner.update_post(&mut event.post, args, "title", SlugKind::Event)?;
     let old_zone = event.zone.clone();
     if let Some(name) = args.get("timezone") {
@@ -100,7 +100,7 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
 
 /// The event `id`, moved to the trash; the record as it will be stored.
 pub fn plan_trash(planner: &mut Planner, id: Id) -> Event {
-    let mut event = planner.data.events[&id].clone();
+    let mut event = Event::clone(&planner.data.events[&id]);
     planner.trash(&mut event.post, SlugKind::Event);
     planner.changes().events.push(event.clone());
     event

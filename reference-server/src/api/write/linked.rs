@@ -79,13 +79,15 @@ pub fn plan_update(planner: &mut Planner, args: &Args, kind: PostKind, id: Id) -
     let data = planner.data;
     match kind {
         PostKind::Venue => {
-            let mut venue = data.venues.get(&id).cloned().ok_or_else(|| ApiError::invalid_param("id"))?;
+            let mut venue =
+                data.venues.get(&id).map(|v| Venue::clone(v)).ok_or_else(|| ApiError::invalid_param("id"))?;
             planner.update_post(&mut venue.post, args, name_key(kind), slug_kind(kind))?;
             apply_venue_fields(planner.ctx, &mut venue, args);
             planner.changes().venues.push(venue);
         }
         _ => {
-            let mut organizer = data.organizers.get(&id).cloned().ok_or_else(|| ApiError::invalid_param("id"))?;
+            let mut organizer =
+                data.organizers.get(&id).map(|o| Organizer::clone(o)).ok_or_else(|| ApiError::invalid_param("id"))?;
             planner.update_post(&mut organizer.post, args, name_key(kind), slug_kind(kind))?;
             apply_organizer_fields(&mut organizer, args);
             planner.changes().organizers.push(organizer);
@@ -99,13 +101,13 @@ pub fn plan_trash(planner: &mut Planner, kind: PostKind, id: Id) {
     let data = planner.data;
     match kind {
         PostKind::Venue => {
-            if let Some(mut venue) = data.venues.get(&id).cloned() {
+            if let Some(mut venue) = data.venues.get(&id).map(|v| Venue::clone(v)) {
                 planner.trash(&mut venue.post, slug_kind(kind));
                 planner.changes().venues.push(venue);
             }
         }
         _ => {
-            if let Some(mut organizer) = data.organizers.get(&id).cloned() {
+            if let Some(mut organizer) = data.organizers.get(&id).map(|o| Organizer::clone(o)) {
                 planner.trash(&mut organizer.post, slug_kind(kind));
                 planner.changes().organizers.push(organizer);
             }
@@ -153,7 +155,8 @@ fn apply_organizer_fields(organizer: &mut Organizer, args: &Args) {
 }
 
 /// Part A 31: an existing item matches when every field the request provides matches it. Only
-/// items the caller may read are candidates: a match shows the item in full.
+/// items the caller may read are candidates: a match shows the item in full. The name must be
+/// given and match, so only items of that title (from the store's title index) are compared.
 fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: PostKind) -> Option<Id> {
     let same = |given: &str, have: &str| given.trim().to_lowercase() == have.trim().to_lowercase();
     let provided = |key: &str| args.get(key).map(value_text);
@@ -191,10 +194,11 @@ fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: Po
     let same_flag =
         |key: &str, have: Option<bool>| args.get(key).is_none_or(|value| is_truthy(value) == have.unwrap_or(true));
     let same_number = |key: &str, have: Option<f64>| args.get(key).and_then(as_number).is_none_or(|n| Some(n) == have);
+    let name = provided(name_key(kind))?;
     match kind {
         PostKind::Venue => data
-            .venues
-            .values()
+            .titled(kind, ctx.lang, &name)
+            .filter_map(|id| data.venues.get(&id).map(|venue| venue.value()))
             .chain(&pending.venues)
             .find(|venue| {
                 matches_post(&venue.post)
@@ -209,8 +213,8 @@ fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: Po
             })
             .map(|venue| venue.post.id),
         _ => data
-            .organizers
-            .values()
+            .titled(kind, ctx.lang, &name)
+            .filter_map(|id| data.organizers.get(&id).map(|organizer| organizer.value()))
             .chain(&pending.organizers)
             .find(|organizer| {
                 matches_post(&organizer.post)

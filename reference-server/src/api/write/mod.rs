@@ -83,9 +83,12 @@ impl<'a> Planner<'a> {
         }
         let url = value.as_str()?.trim();
         let extension = image_url_extension(url)?;
-        let known = self.data.images.values().chain(&self.changes.images).find(|image| &*image.url == url);
-        if let Some(image) = known {
-            return Some(image.id);
+        let known = self
+            .data
+            .image_by_url(url)
+            .or_else(|| self.changes.images.iter().find(|image| &*image.url == url).map(|image| image.id));
+        if known.is_some() {
+            return known;
         }
         let id = self.post_id();
         self.changes.images.push(Image { id, url: url.into(), extension: extension.into(), meta: None });
@@ -178,7 +181,7 @@ impl<'a> Planner<'a> {
 
     fn set_trashed(&mut self, post: &mut Post, kind: SlugKind, before: Status) {
         let base = crate::store::truncate_slug(&post.slug, crate::store::MAX_SLUG - "__trashed".len()).to_string();
-        post.trashed = Some(Trashed { status: before, slug: post.slug.clone() });
+        post.trashed = Some(Box::new(Trashed { status: before, slug: post.slug.clone() }));
         post.slug = self.slug(kind, post.lang, &format!("{base}__trashed"), post.id);
     }
 }

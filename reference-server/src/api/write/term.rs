@@ -54,7 +54,7 @@ pub fn plan_create(planner: &mut Planner, args: &Args, taxonomy: Taxonomy) -> Ap
 
 /// The term `id` with the fields the update arguments carry.
 pub fn plan_update(planner: &mut Planner, args: &Args, taxonomy: Taxonomy, id: Id) -> ApiResult<()> {
-    let mut term = planner.data.terms[&id].clone();
+    let mut term = Term::clone(&planner.data.terms[&id]);
     if let Some(parent) = parent_of(planner, args, taxonomy) {
         if parent != id {
             term.parent = parent;

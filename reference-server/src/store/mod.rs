@@ -2,7 +2,27 @@
 //!
 //! Nothing here knows HTTP. Events are indexed by UTC start (lists walk that order), and the
 //! links between events and venues, organizers and terms are kept in both directions so no
-//! filter has to scan every event.
+//! filter has to scan every event. Records are shared and versioned (`rec`): readers take what
+//! they need under the lock and render it after. Every write costs O(log n) amortised in the
+//! size of the store: term counts are kept as events change, slugs know their free suffixes
+//! (`slugs`), and names, titles and image addresses are indexed for duplicate checks.
+//!
+//! # Layout
+//! - `rec`: `Rec<T>`, a record and its revision.
+//! - `idmap`: records by post ID, as a vector; `idset`: sets of event IDs, as bitmaps.
+//! - `slugs`: slug owners and free suffixes per kind and language.
+//! - `search`: the word index of event texts behind `search`.
+//! - `linked`: venues and organizers in list order, with counts.
+//! - `sets`: listed events as ID sets (by language and status, flags, passwords, date
+//!   windows), so lists filtered on set memberships count without reading events.
+
+mod idmap;
+mod idset;
+pub mod linked;
+mod rec;
+pub mod search;
+pub mod sets;
+mod slugs;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -10,17 +30,31 @@ use std::sync::Arc;
 use chrono::{NaiveDate, NaiveDateTime};
 use parking_lot::RwLock;
 
+pub use idmap::IdMap;
+pub use idset::IdSet;
+pub use rec::{Rec, Rev};
+pub use sets::TimeWindow;
+use slugs::Slugs;
+
+use crate::cache::RenderCache;
 use crate::model::{Event, Id, Image, ImageMeta, ImageSize, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
 
-/// The shared store: one lock, read for reads and write for writes.
+/// The shared store: one lock, read for reads and write for writes; and the cache of what
+/// its records look like rendered (keyed by record revisions, so it needs no lock of the
+/// store's).
 #[derive(Default)]
 pub struct Store {
     data: RwLock<Data>,
+    renders: RenderCache,
 }
 
 impl Store {
     pub fn new(data: Data) -> Store {
-        Store { data: RwLock::new(data) }
+        Store { data: RwLock::new(data), renders: RenderCache::default() }
+    }
+
+    pub fn renders(&self) -> &RenderCache {
+        &self.renders
     }
 
     pub fn read(&self) -> parking_lot::RwLockReadGuard<'_, Data> {
@@ -61,6 +95,8 @@ pub struct Listing {
     pub lang: Lang,
     pub status: Status,
     pub hidden: bool,
+    /// The event has a password (filters on what it hides then read the record).
+    pub password: bool,
 }
 
 impl Listing {
@@ -72,8 +108,16 @@ impl Listing {
             lang: event.post.lang,
             status: event.post.status,
             hidden: event.hide_from_listings,
+            password: event.post.password.is_some(),
         }
     }
+}
+
+/// An event flag that lists filter on, with an index of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Flag {
+    Featured,
+    Ticketed,
 }
 
 /// The IDs a pending write may give out: the next free post and term IDs, taken in order.
@@ -110,7 +154,7 @@ pub struct Changes {
     pub deleted_term: Option<Id>,
 }
 
-/// Events that last at most this long are counted per day (see `Data::day_counts`).
+/// Events that last longer than this are also indexed by their end (see `Data::long_events`).
 pub const SHORT_EVENT: chrono::Duration = chrono::Duration::days(2);
 
 /// How many post statuses there are (the width of a day count).
@@ -121,28 +165,45 @@ pub const STATUS_COUNT: usize = Status::ALL.len();
 pub struct Data {
     next_post_id: Id,
     next_term_id: Id,
-    kinds: HashMap<Id, PostKind>,
-    pub events: HashMap<Id, Event>,
+    /// What each post ID is, by ID (post IDs are given out one after the other, so a byte per
+    /// ID is all this takes).
+    kinds: Vec<Option<PostKind>>,
+    pub events: IdMap<Arc<Rec<Event>>>,
     /// Every event by (local start, ID): the order of the events list. The plugin sorts by
     /// the wall-clock start in each event's own zone, which is at most 14 hours from UTC.
     pub events_by_start: BTreeMap<(NaiveDateTime, Id), Listing>,
-    pub venues: BTreeMap<Id, Venue>,
-    pub organizers: BTreeMap<Id, Organizer>,
-    pub terms: BTreeMap<Id, Term>,
-    pub images: HashMap<Id, Image>,
-    slugs: HashMap<(SlugKind, Lang, Box<str>), Id>,
-    pub venue_events: HashMap<Id, BTreeSet<Id>>,
-    pub organizer_events: HashMap<Id, BTreeSet<Id>>,
-    pub term_events: HashMap<Id, BTreeSet<Id>>,
-    pub parent_events: HashMap<Id, BTreeSet<Id>>,
-    /// Listed (not hidden) events of at most `SHORT_EVENT`, counted per language, local start
-    /// day and status: a list's total over whole days is a sum of these, however many events
-    /// the store holds.
+    pub venues: BTreeMap<Id, Arc<Rec<Venue>>>,
+    pub organizers: BTreeMap<Id, Arc<Rec<Organizer>>>,
+    /// Venues and organizers in list order.
+    pub linked_order: linked::LinkedOrder,
+    pub terms: BTreeMap<Id, Arc<Rec<Term>>>,
+    pub images: HashMap<Id, Arc<Image>>,
+    slugs: Slugs,
+    pub venue_events: HashMap<Id, IdSet>,
+    pub organizer_events: HashMap<Id, IdSet>,
+    pub term_events: HashMap<Id, IdSet>,
+    pub parent_events: HashMap<Id, IdSet>,
+    /// The child categories of each category.
+    term_children: HashMap<Id, BTreeSet<Id>>,
+    /// Terms by taxonomy, language and lowercase name (duplicate checks).
+    term_names: HashMap<(Taxonomy, Lang, String), BTreeSet<Id>>,
+    /// Venues and organizers by kind, language and trimmed lowercase title (duplicate checks).
+    titles: HashMap<(PostKind, Lang, String), BTreeSet<Id>>,
+    /// Images by address (an image is made once per address).
+    image_urls: HashMap<Box<str>, Id>,
+    /// The events' titles, excerpts and descriptions, by word.
+    pub search: search::SearchIndex,
+    /// Listed (not hidden) events, counted per language, local start day and status: a list's
+    /// total over whole days is a sum of these, however many events the store holds.
     pub day_counts: BTreeMap<(Lang, NaiveDate), [u32; STATUS_COUNT]>,
-    /// Listed events longer than `SHORT_EVENT`, by local start: checked one by one.
-    pub long_events: BTreeSet<(NaiveDateTime, Id)>,
-    /// Set during [`Data::bulk_load`]: term counts wait for the end of the load.
-    counts_deferred: bool,
+    /// Listed featured and ticketed events, in the order of `events_by_start`: a list filtered
+    /// on the flag walks these only.
+    pub flagged: BTreeMap<(Flag, NaiveDateTime, Id), Listing>,
+    /// Listed events longer than `SHORT_EVENT`, by UTC end and ID, with their local start:
+    /// those that end after a window, although they start inside it, are found here.
+    pub long_events: BTreeMap<(NaiveDateTime, Id), (NaiveDateTime, Listing)>,
+    /// Listed events as ID sets.
+    pub sets: sets::EventSets,
     /// Told of every change (the durable state of `--state`); see `WriteHook`.
     hook: Option<Arc<dyn WriteHook>>,
 }
@@ -155,7 +216,7 @@ impl Data {
         let mut data = Data::default();
         for _ in 0..3 {
             let id = data.allocate_post_id();
-            data.kinds.insert(id, PostKind::Page);
+            data.set_kind(id, PostKind::Page);
         }
         // Like the CMS, a medium copy only for images wider than it, and a square thumbnail.
         // The file sizes are those of gradient PNGs of these dimensions (the media library of
@@ -234,14 +295,27 @@ impl Data {
         self.next_term_id
     }
 
+    fn set_kind(&mut self, id: Id, kind: PostKind) {
+        let Ok(at) = usize::try_from(id) else { return };
+        if at >= self.kinds.len() {
+            self.kinds.resize(at + 1, None);
+        }
+        self.kinds[at] = Some(kind);
+    }
+
     pub fn kind(&self, id: Id) -> Option<PostKind> {
-        self.kinds.get(&id).copied()
+        usize::try_from(id).ok().and_then(|at| self.kinds.get(at)).copied().flatten()
+    }
+
+    /// A new revision, for a record about to be stored.
+    fn rev(&mut self) -> Rev {
+        rec::next_rev()
     }
 
     // ----- slugs -----
 
     pub fn slug_owner(&self, kind: SlugKind, lang: Lang, slug: &str) -> Option<Id> {
-        self.slugs.get(&(kind, lang, Box::from(slug))).copied()
+        self.slugs.owner(kind, lang, slug)
     }
 
     /// `wanted`, or `wanted-2`, `wanted-3`… whichever is free for this kind and language
@@ -260,45 +334,56 @@ impl Data {
         own: Option<Id>,
         taken: &dyn Fn(&str) -> bool,
     ) -> String {
-        let free = |slug: &str| {
-            !taken(slug)
-                && match self.slug_owner(kind, lang, slug) {
-                    None => true,
-                    Some(owner) => Some(owner) == own,
-                }
-        };
-        let wanted = truncate_slug(wanted, MAX_SLUG);
-        if wanted.is_empty() || free(wanted) {
-            return wanted.to_string();
+        let own_slug = own
+            .and_then(|id| self.slug_of(kind, id))
+            .filter(|slug| own.is_some_and(|id| self.slug_owner(kind, lang, slug) == Some(id)));
+        let own = own.map(|id| (id, own_slug.unwrap_or("")));
+        self.slugs.unique(kind, lang, wanted, own, taken)
+    }
+
+    /// The slug the item `id` of this kind has now.
+    fn slug_of(&self, kind: SlugKind, id: Id) -> Option<&str> {
+        match kind {
+            SlugKind::Event => self.events.get(&id).map(|e| &*e.post.slug),
+            SlugKind::Venue => self.venues.get(&id).map(|v| &*v.post.slug),
+            SlugKind::Organizer => self.organizers.get(&id).map(|o| &*o.post.slug),
+            SlugKind::Category | SlugKind::Tag => self.terms.get(&id).map(|t| &*t.slug),
         }
-        (2u64..)
-            .map(|n| {
-                let suffix = format!("-{n}");
-                format!("{}{suffix}", truncate_slug(wanted, MAX_SLUG - suffix.len()))
-            })
-            .find(|slug| free(slug))
-            .unwrap_or_default()
     }
 
     fn set_slug(&mut self, kind: SlugKind, lang: Lang, old: &str, new: &str, id: Id) {
         if !old.is_empty() && self.slug_owner(kind, lang, old) == Some(id) {
-            self.slugs.remove(&(kind, lang, Box::from(old)));
+            self.slugs.remove(kind, lang, old);
         }
         if !new.is_empty() {
-            self.slugs.insert((kind, lang, Box::from(new)), id);
+            self.slugs.insert(kind, lang, new, id);
         }
     }
 
     // ----- events -----
 
-    /// Inserts or replaces an event, keeping every index in step.
-    pub fn put_event(&mut self, event: Event) {
+    /// Inserts or replaces an event, keeping every index and term count in step.
+    pub fn put_event(&mut self, mut event: Event) {
         let id = event.post.id;
+        // Stored for long: no spare capacity.
+        event.categories.shrink_to_fit();
+        event.tags.shrink_to_fit();
+        event.organizers.shrink_to_fit();
         let old = self.events.remove(&id);
         if let Some(old) = &old {
             self.unlink_event(old);
+            self.count_terms(old, -1);
         }
-        self.kinds.insert(id, PostKind::Event);
+        let (post, old_post) = (&event.post, old.as_ref().map(|old| &old.post));
+        let same_text = old_post
+            .is_some_and(|old| old.title == post.title && old.excerpt == post.excerpt && old.content == post.content);
+        if !same_text {
+            if let Some(old) = &old {
+                self.search.update(old, false);
+            }
+            self.search.update(&event, true);
+        }
+        self.set_kind(id, PostKind::Event);
         let old_slug = old.as_ref().map(|o| o.post.slug.to_string()).unwrap_or_default();
         self.set_slug(SlugKind::Event, event.post.lang, &old_slug, &event.post.slug, id);
         self.events_by_start.insert((event.start, id), Listing::of(&event));
@@ -315,12 +400,26 @@ impl Data {
         if let Some(parent) = event.parent {
             self.parent_events.entry(parent).or_default().insert(id);
         }
-        let mut touched: Vec<Id> = event.categories.iter().chain(&event.tags).copied().collect();
-        if let Some(old) = &old {
-            touched.extend(old.categories.iter().chain(&old.tags));
+        self.count_terms(&event, 1);
+        let rev = self.rev();
+        self.events.insert(id, Rec::new(rev, event));
+    }
+
+    /// A term's count is the number of published events assigned to it: an event adds itself
+    /// (`+1`) when stored and takes itself back (`-1`) when replaced.
+    fn count_terms(&mut self, event: &Event, change: i64) {
+        if event.post.status != Status::Publish {
+            return;
         }
-        self.events.insert(id, event);
-        self.recount(&touched);
+        let mut terms: Vec<Id> = event.categories.iter().chain(&event.tags).copied().collect();
+        terms.sort_unstable();
+        terms.dedup();
+        for id in terms {
+            let rev = self.rev();
+            if let Some(term) = self.terms.get_mut(&id) {
+                Rec::edit(term, rev, |term| term.count = term.count.saturating_add_signed(change));
+            }
+        }
     }
 
     fn unlink_event(&mut self, event: &Event) {
@@ -328,32 +427,43 @@ impl Data {
         self.events_by_start.remove(&(event.start, id));
         self.count_listing(event, false);
         if let Some(venue) = event.venue {
-            remove_link(&mut self.venue_events, venue, id);
+            remove_event_link(&mut self.venue_events, venue, id);
         }
         for organizer in &event.organizers {
-            remove_link(&mut self.organizer_events, *organizer, id);
+            remove_event_link(&mut self.organizer_events, *organizer, id);
         }
         for term in event.categories.iter().chain(&event.tags) {
-            remove_link(&mut self.term_events, *term, id);
+            remove_event_link(&mut self.term_events, *term, id);
         }
         if let Some(parent) = event.parent {
-            remove_link(&mut self.parent_events, parent, id);
+            remove_event_link(&mut self.parent_events, parent, id);
         }
     }
 
-    /// Adds an event to (or takes it from) the per-day counts or the long-event index.
+    /// Adds an event to (or takes it from) the per-day counts, the flag indexes, the
+    /// long-event index and the ID sets.
     fn count_listing(&mut self, event: &Event, add: bool) {
         if event.hide_from_listings {
             return;
         }
         let id = event.post.id;
+        self.sets.update(event, add);
+        for (flag, set) in [(Flag::Featured, event.featured), (Flag::Ticketed, event.ticketed)] {
+            if !set {
+                continue;
+            }
+            if add {
+                self.flagged.insert((flag, event.start, id), Listing::of(event));
+            } else {
+                self.flagged.remove(&(flag, event.start, id));
+            }
+        }
         if event.end_utc - event.start_utc > SHORT_EVENT {
             if add {
-                self.long_events.insert((event.start, id));
+                self.long_events.insert((event.end_utc, id), (event.start, Listing::of(event)));
             } else {
-                self.long_events.remove(&(event.start, id));
+                self.long_events.remove(&(event.end_utc, id));
             }
-            return;
         }
         let key = (event.post.lang, event.start.date());
         let counts = self.day_counts.entry(key).or_insert([0; STATUS_COUNT]);
@@ -364,82 +474,155 @@ impl Data {
         }
     }
 
-    /// Runs a bulk load (the seed of `--seed-events`): term counts are recomputed once at the
-    /// end instead of after every event, since each recount walks all of the term's events.
+    /// Runs a bulk load (the seed of `--seed-events`).
     pub fn bulk_load<R>(&mut self, load: impl FnOnce(&mut Data) -> R) -> R {
-        self.counts_deferred = true;
         let result = load(self);
-        self.counts_deferred = false;
-        let terms: Vec<Id> = self.terms.keys().copied().collect();
-        self.recount(&terms);
         self.changed_in_bulk();
         result
-    }
-
-    /// Recomputes the published-event counts of these terms.
-    fn recount(&mut self, terms: &[Id]) {
-        if self.counts_deferred {
-            return;
-        }
-        for term in terms {
-            let count = self.term_events.get(term).map_or(0, |events| {
-                events.iter().filter(|id| self.events.get(id).is_some_and(|e| e.post.status == Status::Publish)).count()
-                    as u64
-            });
-            if let Some(term) = self.terms.get_mut(term) {
-                term.count = count;
-            }
-        }
     }
 
     // ----- venues and organizers -----
 
     pub fn put_venue(&mut self, venue: Venue) {
         let id = venue.post.id;
-        let old_slug = self.venues.get(&id).map(|v| v.post.slug.to_string()).unwrap_or_default();
-        self.kinds.insert(id, PostKind::Venue);
+        let old = self.venues.get(&id).map(|v| (v.post.slug.to_string(), v.post.lang, title_key(&v.post.title)));
+        let place = self.venues.get(&id).map(|v| linked::Place::of(&v.post));
+        self.linked_order.update(PostKind::Venue, id, place, linked::Place::of(&venue.post));
+        self.set_kind(id, PostKind::Venue);
+        self.index_title(PostKind::Venue, id, old.as_ref().map(|(_, lang, key)| (*lang, key.as_str())), &venue.post);
+        let old_slug = old.map(|(slug, ..)| slug).unwrap_or_default();
         self.set_slug(SlugKind::Venue, venue.post.lang, &old_slug, &venue.post.slug, id);
-        self.venues.insert(id, venue);
+        let rev = self.rev();
+        self.venues.insert(id, Rec::new(rev, venue));
     }
 
     pub fn put_organizer(&mut self, organizer: Organizer) {
         let id = organizer.post.id;
-        let old_slug = self.organizers.get(&id).map(|o| o.post.slug.to_string()).unwrap_or_default();
-        self.kinds.insert(id, PostKind::Organizer);
+        let old = self.organizers.get(&id).map(|o| (o.post.slug.to_string(), o.post.lang, title_key(&o.post.title)));
+        let place = self.organizers.get(&id).map(|o| linked::Place::of(&o.post));
+        self.linked_order.update(PostKind::Organizer, id, place, linked::Place::of(&organizer.post));
+        self.set_kind(id, PostKind::Organizer);
+        let old_key = old.as_ref().map(|(_, lang, key)| (*lang, key.as_str()));
+        self.index_title(PostKind::Organizer, id, old_key, &organizer.post);
+        let old_slug = old.map(|(slug, ..)| slug).unwrap_or_default();
         self.set_slug(SlugKind::Organizer, organizer.post.lang, &old_slug, &organizer.post.slug, id);
-        self.organizers.insert(id, organizer);
+        let rev = self.rev();
+        self.organizers.insert(id, Rec::new(rev, organizer));
+    }
+
+    /// Moves a venue or organizer in the title index from its old title to its new one.
+    fn index_title(&mut self, kind: PostKind, id: Id, old: Option<(Lang, &str)>, post: &crate::model::Post) {
+        if let Some((lang, key)) = old {
+            let key = (kind, lang, key.to_string());
+            if let Some(ids) = self.titles.get_mut(&key) {
+                ids.remove(&id);
+                if ids.is_empty() {
+                    self.titles.remove(&key);
+                }
+            }
+        }
+        self.titles.entry((kind, post.lang, title_key(&post.title))).or_default().insert(id);
+    }
+
+    /// The venues or organizers of a language whose title is `title`, trimmed and ignoring
+    /// case, by ascending ID.
+    pub fn titled(&self, kind: PostKind, lang: Lang, title: &str) -> impl Iterator<Item = Id> + '_ {
+        self.titles.get(&(kind, lang, title_key(title))).into_iter().flatten().copied()
     }
 
     pub fn put_image(&mut self, image: Image) {
-        self.kinds.insert(image.id, PostKind::Image);
-        self.images.insert(image.id, image);
+        self.set_kind(image.id, PostKind::Image);
+        self.image_urls.entry(image.url.clone()).or_insert(image.id);
+        self.images.insert(image.id, Arc::new(image));
+    }
+
+    /// The image made from this address, if any.
+    pub fn image_by_url(&self, url: &str) -> Option<Id> {
+        self.image_urls.get(url).copied()
     }
 
     // ----- terms -----
 
-    pub fn put_term(&mut self, term: Term) {
+    /// Inserts or replaces a term. Its count is the store's (the published events assigned
+    /// to it), whatever the record says.
+    pub fn put_term(&mut self, mut term: Term) {
         let id = term.id;
         let kind = SlugKind::from(term.taxonomy);
-        let old_slug = self.terms.get(&id).map(|t| t.slug.to_string()).unwrap_or_default();
+        let old = self.terms.get(&id).cloned();
+        let old_slug = old.as_ref().map(|t| t.slug.to_string()).unwrap_or_default();
         self.set_slug(kind, term.lang, &old_slug, &term.slug, id);
-        self.terms.insert(id, term);
-        self.recount(&[id]);
+        term.count = match &old {
+            Some(old) => old.count,
+            None => self.term_events.get(&id).map_or(0, |events| {
+                events.iter().filter(|id| self.events.get(id).is_some_and(|e| e.post.status == Status::Publish)).count()
+                    as u64
+            }),
+        };
+        if let Some(old) = &old {
+            self.unindex_term(old);
+        }
+        self.index_term(&term);
+        let rev = self.rev();
+        self.terms.insert(id, Rec::new(rev, term));
+    }
+
+    fn index_term(&mut self, term: &Term) {
+        self.term_names.entry((term.taxonomy, term.lang, term.name.to_lowercase())).or_default().insert(term.id);
+        if term.parent != 0 {
+            self.term_children.entry(term.parent).or_default().insert(term.id);
+        }
+    }
+
+    fn unindex_term(&mut self, term: &Term) {
+        let key = (term.taxonomy, term.lang, term.name.to_lowercase());
+        if let Some(ids) = self.term_names.get_mut(&key) {
+            ids.remove(&term.id);
+            if ids.is_empty() {
+                self.term_names.remove(&key);
+            }
+        }
+        if term.parent != 0 {
+            remove_link(&mut self.term_children, term.parent, term.id);
+        }
     }
 
     /// Deletes a term for good: events lose it and its children move to the top level.
     pub fn delete_term(&mut self, id: Id) -> Option<Term> {
         let term = self.terms.remove(&id)?;
-        self.slugs.remove(&(SlugKind::from(term.taxonomy), term.lang, term.slug.clone()));
-        for event_id in self.term_events.remove(&id).unwrap_or_default() {
+        self.slugs.remove(SlugKind::from(term.taxonomy), term.lang, &term.slug);
+        self.unindex_term(&term);
+        for event_id in self.term_events.remove(&id).unwrap_or_default().iter() {
+            let rev = self.rev();
             if let Some(event) = self.events.get_mut(&event_id) {
-                event.categories.retain(|t| *t != id);
-                event.tags.retain(|t| *t != id);
+                Rec::edit(event, rev, |event| {
+                    event.categories.retain(|t| *t != id);
+                    event.tags.retain(|t| *t != id);
+                });
             }
         }
-        for child in self.terms.values_mut().filter(|t| t.parent == id) {
-            child.parent = 0;
+        for child in self.term_children.remove(&id).unwrap_or_default() {
+            let rev = self.rev();
+            if let Some(child) = self.terms.get_mut(&child) {
+                Rec::edit(child, rev, |child| child.parent = 0);
+            }
         }
-        Some(term)
+        Some(Term::clone(&term))
+    }
+
+    /// The category and all its descendants (each once, whatever the tree's shape).
+    pub fn with_descendants(&self, roots: &[Id]) -> Vec<Id> {
+        let mut seen: std::collections::HashSet<Id> = roots.iter().copied().collect();
+        let mut ids: Vec<Id> = roots.to_vec();
+        let mut index = 0;
+        while index < ids.len() {
+            for child in self.term_children.get(&ids[index]).into_iter().flatten() {
+                if seen.insert(*child) {
+                    ids.push(*child);
+                }
+            }
+            index += 1;
+        }
+        ids
     }
 
     /// Finds a term of a taxonomy by ID or, failing that, by slug (any language first the
@@ -459,16 +642,18 @@ impl Data {
 
     /// A term of this taxonomy with this name under this parent, in this language.
     pub fn term_named(&self, taxonomy: Taxonomy, lang: Lang, name: &str, parent: Option<Id>) -> Option<Id> {
-        self.terms
-            .values()
-            .find(|t| {
-                t.taxonomy == taxonomy
-                    && t.lang == lang
-                    && parent.is_none_or(|p| t.parent == p)
-                    && t.name.to_lowercase() == name.to_lowercase()
-            })
-            .map(|t| t.id)
+        self.term_names
+            .get(&(taxonomy, lang, name.to_lowercase()))
+            .into_iter()
+            .flatten()
+            .copied()
+            .find(|id| parent.is_none_or(|p| self.terms.get(id).is_some_and(|t| t.parent == p)))
     }
+}
+
+/// How a venue or organizer title is compared for duplicates: trimmed, ignoring case.
+fn title_key(title: &str) -> String {
+    title.trim().to_lowercase()
 }
 
 impl Data {
@@ -484,13 +669,17 @@ impl Data {
         }
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (self.next_post_id, self.next_term_id).hash(&mut hasher);
-        format!("{:?}", sorted(&self.kinds)).hash(&mut hasher);
-        format!("{:?}", sorted(&self.events)).hash(&mut hasher);
+        let kinds: Vec<(usize, PostKind)> =
+            self.kinds.iter().enumerate().filter_map(|(id, kind)| kind.map(|kind| (id, kind))).collect();
+        format!("{kinds:?}").hash(&mut hasher);
+        let events: Vec<(Id, &Arc<Rec<Event>>)> = self.events.iter().collect();
+        format!("{events:?}").hash(&mut hasher);
         format!("{:?}", self.venues).hash(&mut hasher);
         format!("{:?}", self.organizers).hash(&mut hasher);
         format!("{:?}", self.terms).hash(&mut hasher);
         format!("{:?}", sorted(&self.images)).hash(&mut hasher);
-        let mut slugs: Vec<String> = self.slugs.iter().map(|(key, id)| format!("{key:?}={id}")).collect();
+        let mut slugs: Vec<String> =
+            self.slugs.entries().map(|(kind, lang, slug, id)| format!("{:?}={id}", (kind, lang, slug))).collect();
         slugs.sort_unstable();
         slugs.hash(&mut hasher);
         hasher.finish()
@@ -550,17 +739,18 @@ impl Data {
 
     /// The site's posts that are not part of the calendar (pages), which no record carries.
     pub fn pages(&self) -> Vec<Id> {
-        let mut pages: Vec<Id> =
-            self.kinds.iter().filter(|(_, kind)| **kind == PostKind::Page).map(|(id, _)| *id).collect();
-        pages.sort_unstable();
-        pages
+        // `kinds` is indexed by ID, so this walk gives them in order.
+        (0..self.kinds.len())
+            .filter(|at| self.kinds[*at] == Some(PostKind::Page))
+            .filter_map(|at| Id::try_from(at).ok())
+            .collect()
     }
 
     /// A store with these pages and records, the counters at `records.ids`.
     pub fn restore(pages: &[Id], records: Changes) -> Data {
         let mut data = Data::default();
         for id in pages {
-            data.kinds.insert(*id, PostKind::Page);
+            data.set_kind(*id, PostKind::Page);
         }
         data.apply(records);
         data
@@ -607,6 +797,15 @@ pub fn truncate_slug(slug: &str, max: usize) -> &str {
     &slug[..end]
 }
 
+fn remove_event_link(index: &mut HashMap<Id, IdSet>, key: Id, id: Id) {
+    if let Some(set) = index.get_mut(&key) {
+        set.remove(&id);
+        if set.is_empty() {
+            index.remove(&key);
+        }
+    }
+}
+
 fn remove_link(index: &mut HashMap<Id, BTreeSet<Id>>, key: Id, id: Id) {
     if let Some(set) = index.get_mut(&key) {
         set.remove(&id);
@@ -615,3 +814,6 @@ fn remove_link(index: &mut HashMap<Id, BTreeSet<Id>>, key: Id, id: Id) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,243 @@
+//! The store's kept-up indexes against what walking the records gives, through random writes
+//! of every kind (issue 9, C3: counts and duplicate checks without scans must stay right;
+//! issue 10: the venues list's order and counts).
+
+use super::*;
+use crate::cost::StoredCost;
+use crate::dates::Zone;
+use crate::model::Post;
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n.max(1)
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+fn at(day: u32) -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2027, 1, 1 + day % 28).and_then(|d| d.and_hms_opt(19, 0, 0)).expect("a date")
+}
+
+fn post(id: Id, title: &str, status: Status, lang: Lang) -> Post {
+    Post {
+        id,
+        author: 1,
+        status,
+        lang,
+        slug: format!("p{id}").into(),
+        title: title.into(),
+        content: Box::from(""),
+        excerpt: Box::from(""),
+        date: at(0),
+        date_utc: Some(at(0)),
+        modified: at(0),
+        modified_utc: at(0),
+        image: None,
+        password: None,
+        trashed: None,
+    }
+}
+
+fn event(id: Id, status: Status, categories: Vec<Id>, tags: Vec<Id>, day: u32) -> Event {
+    let zone = Zone::parse("UTC").expect("UTC");
+    Event {
+        post: post(id, "Event", status, Lang::En),
+        zone,
+        start: at(day),
+        end: at(day),
+        start_utc: at(day),
+        end_utc: at(day),
+        all_day: false,
+        cost: StoredCost::default(),
+        website: None,
+        show_map: false,
+        show_map_link: false,
+        hide_from_listings: false,
+        sticky: false,
+        featured: false,
+        ticketed: false,
+        categories,
+        tags,
+        venue: None,
+        organizers: vec![],
+        parent: None,
+    }
+}
+
+fn term(id: Id, taxonomy: Taxonomy, name: &str, parent: Id) -> Term {
+    Term {
+        id,
+        taxonomy,
+        name: name.into(),
+        slug: format!("t{id}").into(),
+        description: Box::from(""),
+        parent,
+        lang: Lang::En,
+        count: 0,
+    }
+}
+
+/// Everything the indexes answer, checked against the records themselves.
+fn check(data: &Data) {
+    for term in data.terms.values() {
+        let published = data
+            .events
+            .values()
+            .filter(|e| {
+                e.post.status == Status::Publish && (e.categories.contains(&term.id) || e.tags.contains(&term.id))
+            })
+            .count();
+        assert_eq!(term.count, published as u64, "count of term {}", term.id);
+    }
+    for term in data.terms.values() {
+        for parent in [None, Some(0), Some(term.parent)] {
+            let walked = data
+                .terms
+                .values()
+                .find(|t| {
+                    t.taxonomy == term.taxonomy
+                        && t.lang == term.lang
+                        && parent.is_none_or(|p| t.parent == p)
+                        && t.name.to_lowercase() == term.name.to_uppercase().to_lowercase()
+                })
+                .map(|t| t.id);
+            assert_eq!(data.term_named(term.taxonomy, term.lang, &term.name.to_uppercase(), parent), walked);
+        }
+        let mut walked = vec![term.id];
+        let mut index = 0;
+        while index < walked.len() {
+            let parent = walked[index];
+            let children: Vec<Id> =
+                data.terms.values().filter(|t| t.parent == parent && !walked.contains(&t.id)).map(|t| t.id).collect();
+            walked.extend(children);
+            index += 1;
+        }
+        let mut indexed = data.with_descendants(&[term.id]);
+        walked.sort_unstable();
+        indexed.sort_unstable();
+        assert_eq!(indexed, walked, "descendants of {}", term.id);
+    }
+    for venue in data.venues.values() {
+        let walked: Vec<Id> = data
+            .venues
+            .values()
+            .filter(|v| {
+                v.post.lang == venue.post.lang
+                    && v.post.title.trim().to_lowercase() == venue.post.title.trim().to_lowercase()
+            })
+            .map(|v| v.post.id)
+            .collect();
+        let indexed: Vec<Id> =
+            data.titled(PostKind::Venue, venue.post.lang, &format!(" {} ", venue.post.title)).collect();
+        assert_eq!(indexed, walked);
+    }
+    // The venues list's order and counts (`linked`).
+    for lang in [Lang::En, Lang::Fr] {
+        for statuses in [&[Status::Publish][..], &[Status::Draft, Status::Private], &[Status::Trash, Status::Publish]] {
+            let mut walked: Vec<&Post> = data
+                .venues
+                .values()
+                .map(|v| &v.post)
+                .filter(|p| p.lang == lang && statuses.contains(&p.status))
+                .collect();
+            walked.sort_by(|a, b| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
+            let walked: Vec<Id> = walked.iter().map(|p| p.id).collect();
+            let indexed: Vec<Id> = data
+                .linked_order
+                .newest_first(PostKind::Venue, lang)
+                .filter(|(_, status)| statuses.contains(status))
+                .map(|(id, _)| id)
+                .collect();
+            assert_eq!(indexed, walked, "{lang:?} {statuses:?}");
+            assert_eq!(data.linked_order.total(PostKind::Venue, lang, statuses), walked.len());
+        }
+    }
+}
+
+#[test]
+fn counts_names_titles_and_trees_stay_right_through_every_write() {
+    let mut rng = Rng(0x5EED_C0DE);
+    let mut data = Data::default();
+    let names = ["Jazz", "jazz", "Rock", "Folk", "Ska"];
+    let statuses = [Status::Publish, Status::Publish, Status::Draft, Status::Trash, Status::Private];
+    let mut next_id: Id = 1;
+    for step in 0..3_000 {
+        let terms: Vec<Id> = data.terms.keys().copied().collect();
+        let events: Vec<Id> = data.events.keys().collect();
+        match rng.below(10) {
+            // A new term, or a term renamed or moved (a cycle of parents included).
+            0 | 1 => {
+                let id = if terms.is_empty() || rng.below(2) == 0 {
+                    next_id += 1;
+                    next_id
+                } else {
+                    rng.pick(&terms)
+                };
+                let taxonomy = if rng.below(3) == 0 { Taxonomy::Tag } else { Taxonomy::Category };
+                let parent = if terms.is_empty() || rng.below(3) == 0 { 0 } else { rng.pick(&terms) };
+                data.put_term(term(id, taxonomy, rng.pick(&names), parent));
+            }
+            2 if !terms.is_empty() => {
+                data.delete_term(rng.pick(&terms));
+            }
+            // A new event or a change of status, terms or day.
+            3..=8 => {
+                let id = if events.is_empty() || rng.below(2) == 0 {
+                    next_id += 1;
+                    next_id
+                } else {
+                    rng.pick(&events)
+                };
+                let mut pick_terms = || -> Vec<Id> {
+                    if terms.is_empty() {
+                        return vec![];
+                    }
+                    let mut ids: Vec<Id> = (0..rng.below(3)).map(|_| rng.pick(&terms)).collect();
+                    ids.dedup();
+                    ids
+                };
+                let (categories, tags) = (pick_terms(), pick_terms());
+                let status = rng.pick(&statuses);
+                data.put_event(event(id, status, categories, tags, rng.below(28) as u32));
+            }
+            _ => {
+                next_id += 1;
+                let (status, lang) = (rng.pick(&statuses), rng.pick(&[Lang::En, Lang::En, Lang::Fr]));
+                let mut venue = Venue {
+                    post: post(next_id, rng.pick(&["Hall", " hall", "Club", "Bar"]), status, lang),
+                    address: Box::from(""),
+                    city: Box::from(""),
+                    country: Box::from(""),
+                    province: Box::from(""),
+                    state: Box::from(""),
+                    zip: Box::from(""),
+                    phone: Box::from(""),
+                    stateprovince: Box::from(""),
+                    website: Box::from(""),
+                    show_map: None,
+                    show_map_link: None,
+                    geo: None,
+                };
+                let venues: Vec<Id> = data.venues.keys().copied().collect();
+                if !venues.is_empty() && rng.below(2) == 0 {
+                    venue.post.id = rng.pick(&venues);
+                }
+                // Venues published at the same instant are ordered by ID.
+                venue.post.date = at(rng.below(5) as u32);
+                data.put_venue(venue);
+            }
+        }
+        if step % 50 == 0 {
+            check(&data);
+        }
+    }
+    check(&data);
+}
