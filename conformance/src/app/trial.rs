@@ -90,7 +90,29 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
             let mut without = without.clone();
             without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
             let names = Names { namespace, language_param, without: &without };
-            shared.runtime.block_on(run_embedded(&case, &shared.client, &ctx, settings, names))
+            // The case's server runs on threads of its own: a server that hangs (an endless
+            // loop under the store's lock, say) then stalls only them, and the case fails on
+            // its request timeout instead of stopping the runner's threads with it.
+            match tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build() {
+                Ok(server_runtime) => {
+                    let report = shared.runtime.block_on(run_embedded(
+                        &case,
+                        &shared.client,
+                        &ctx,
+                        settings,
+                        names,
+                        server_runtime.handle(),
+                    ));
+                    // Without waiting for threads that may never finish.
+                    server_runtime.shutdown_background();
+                    report
+                }
+                Err(e) => error_report(
+                    &case,
+                    StepError::Setup(format!("cannot start the embedded reference server's threads: {e}")),
+                    "server",
+                ),
+            }
         }
         Mode::Outside { endpoint, reset_command } => {
             let fresh = case.requires.iter().any(|r| r == "fresh-store");
@@ -203,6 +225,7 @@ async fn run_embedded(
     ctx: &CaseContext,
     settings: &Settings,
     names: Names<'_>,
+    server_runtime: &tokio::runtime::Handle,
 ) -> CaseReport {
     let Names { namespace, language_param, without } = names;
     let started = Instant::now();
@@ -220,7 +243,8 @@ async fn run_embedded(
         switched_off.push(feature.clone());
     }
     let users = config.users.iter().map(|u| (u.name.clone(), u.password.clone(), u.role.name().to_string())).collect();
-    let server = match reference_server::serve(config).await {
+    let started_server = server_runtime.spawn(reference_server::serve(config)).await;
+    let server = match started_server.map_err(|e| e.to_string()).and_then(|r| r.map_err(|e| e.to_string())) {
         Ok(server) => server,
         Err(e) => {
             let error = StepError::Setup(format!("cannot start the embedded reference server: {e}"));
@@ -248,6 +272,10 @@ async fn run_embedded(
         clock: ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true),
         users,
     });
-    server.shutdown().await;
+    // A server that does not stop (a request still running) is left to its threads.
+    let _ = tokio::time::timeout(SERVER_STOP_GRACE, server.shutdown()).await;
     report
 }
+
+/// How long an embedded server may take to stop once its case has ended.
+const SERVER_STOP_GRACE: Duration = Duration::from_secs(5);
