@@ -91,11 +91,11 @@ fn two_identical_servers_agree_on_every_exchange() {
     assert!(exchanges > 2500, "the whole suite sends some 3000 requests, not {exchanges}");
     assert_eq!(report["summary"]["code"]["of"].as_u64().map(|n| n > 300), Some(true), "refusals are compared too");
     assert!(report["id_pairs"].as_array().unwrap().len() > 500, "the created objects' IDs were paired");
-    assert_eq!(
-        report["cases"]["skipped"].as_array().unwrap().len(),
-        1,
-        "only the case that needs a server without tickets"
-    );
+    // Besides the cases that need an empty store (these servers have no reset command), only
+    // the case that needs a server without tickets is skipped.
+    let skipped = report["cases"]["skipped"].as_array().unwrap();
+    let others = skipped.iter().filter(|case| !case["reason"].as_str().unwrap().contains("reset-command")).count();
+    assert_eq!(others, 1, "only the case that needs a server without tickets: {skipped:?}");
     assert!(
         stdout
             .lines()
