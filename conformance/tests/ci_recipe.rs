@@ -6,6 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::*;
+
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -33,22 +36,6 @@ fn the_readme_shows_the_script_verbatim() {
     );
 }
 
-/// A reference server on its own runtime (without the tickets extension when asked).
-struct Server {
-    _runtime: tokio::runtime::Runtime,
-    base_url: String,
-}
-
-fn server(tickets: bool) -> Server {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let mut config = reference_server::Config::ephemeral();
-    config.features.tickets = tickets;
-    let server = runtime.block_on(reference_server::serve(config)).unwrap();
-    let base_url = server.base_url().to_string();
-    std::mem::forget(server); // serves until the runtime is dropped
-    Server { _runtime: runtime, base_url }
-}
-
 /// Runs the recipe in `dir` as a CI job would: the runner on the PATH (this build's), the
 /// base URL and the five roles' secrets in the environment.
 fn recipe(dir: &Path, base_url: &str, args: &[&str]) -> Output {
@@ -71,28 +58,6 @@ fn recipe(dir: &Path, base_url: &str, args: &[&str]) -> Output {
 
 fn text(output: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
-}
-
-/// A fresh temporary folder, removed when the test ends (passed or not).
-struct Temp(PathBuf);
-
-impl std::ops::Deref for Temp {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp(name: &str) -> Temp {
-    let dir = std::env::temp_dir().join(format!("conformance-recipe-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    Temp(dir)
 }
 
 #[test]

@@ -5,27 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A fresh temporary folder, removed when the test ends (passed or not).
-struct Temp(PathBuf);
-
-impl std::ops::Deref for Temp {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp(name: &str) -> Temp {
-    let dir = std::env::temp_dir().join(format!("conformance-embedded-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    Temp(dir)
-}
+mod common;
+use common::*;
 
 /// Runs the binary in `dir` (an empty folder unless a test writes into it).
 fn conformance_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -47,22 +28,6 @@ fn text(output: &Output) -> String {
 
 fn repository_cases() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
-}
-
-/// A reference server on its own runtime (without the tickets extension when asked).
-struct Server {
-    _runtime: tokio::runtime::Runtime,
-    base_url: String,
-}
-
-fn server(tickets: bool) -> Server {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let mut config = reference_server::Config::ephemeral();
-    config.features.tickets = tickets;
-    let server = runtime.block_on(reference_server::serve(config)).unwrap();
-    let base_url = server.base_url().to_string();
-    std::mem::forget(server); // serves until the runtime is dropped
-    Server { _runtime: runtime, base_url }
 }
 
 #[test]

@@ -9,21 +9,8 @@ use conformance::libtest_mimic::{self, Arguments, Conclusion};
 use conformance::model::Loaded;
 use conformance::Gate;
 
-/// A reference server on its own runtime, with or without the tickets extension.
-struct Server {
-    _runtime: tokio::runtime::Runtime,
-    base_url: String,
-}
-
-fn server(tickets: bool) -> Server {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let mut config = reference_server::Config::ephemeral();
-    config.features.tickets = tickets;
-    let server = runtime.block_on(reference_server::serve(config)).unwrap();
-    let base_url = server.base_url().to_string();
-    std::mem::forget(server); // serves until the runtime is dropped
-    Server { _runtime: runtime, base_url }
-}
+mod common;
+use common::*;
 
 fn all_roles(gate: Gate) -> Gate {
     ["administrator", "editor", "author", "contributor", "subscriber"].iter().fold(gate, |gate, role| {
