@@ -103,6 +103,10 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("expected a positive number of seconds, got {text:?}"))
 }
 
+/// A faster allocator than the system's for many small, short-lived allocations across threads.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();

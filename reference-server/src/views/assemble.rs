@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 use super::parts::{self, Site};
 use super::snapshot::{EventSnapshot, Linked};
 use crate::app::Ctx;
-use crate::cache::{Fragment, Key, RenderCache};
+use crate::cache::{Fragment, Held, Key, RenderCache};
 use crate::model::{Lang, Organizer, Term, Venue};
 use crate::store::Rec;
 
@@ -59,11 +59,11 @@ impl<'a> Renderer<'a> {
     }
 
     /// A fragment from the cache, or rendered now (and kept, unless `cache` is false).
-    fn fragment(&self, key: Key, cache: bool, render: impl FnOnce() -> Fragment) -> std::sync::Arc<Fragment> {
+    fn fragment(&self, key: Key, cache: bool, render: impl FnOnce() -> Fragment) -> Held {
         if cache {
             self.cache.get_or_render(key, render)
         } else {
-            std::sync::Arc::new(render())
+            Held::new(std::sync::Arc::new(render()))
         }
     }
 
