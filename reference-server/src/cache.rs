@@ -126,7 +126,6 @@ impl RenderCache {
     }
 
     fn shard(&self, key: &Key) -> &Mutex<Inner> {
-        // The high bits are the best mixed.
         let index = (hash_of(key) >> 32) as usize % self.shards.len();
         &self.shards[index]
     }
@@ -275,7 +274,14 @@ impl Hasher for KeyHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // The multiplications leave the low bits poorly mixed, and the map's buckets are
+        // chosen by them: a final mix (MurmurHash3's) spreads every input bit over the output.
+        let mut hash = self.0;
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        hash ^ (hash >> 33)
     }
 }
 
