@@ -6,11 +6,16 @@
 //! never served from an old rendering: its new revision simply misses, and the old entry ages
 //! out. Nothing here depends on who asks: only what every reader sees alike is cached.
 //!
-//! Memory is bounded (32 MiB of fragments, what some ten thousand events take): entries are evicted in CLOCK order (an entry used since it was last
-//! looked at gets a second chance) once their total size passes the budget, and an entry
-//! larger than a quarter of the budget is not kept at all.
+//! Memory is bounded (32 MiB of fragments, what some ten thousand events take), in shards
+//! locked apart: in each, entries are evicted in CLOCK order (an entry used since it was last
+//! looked at gets a second chance) once their total size passes the shard's share of the
+//! budget, and an entry larger than a quarter of that share is not kept at all.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -83,42 +88,75 @@ struct Entry {
 
 #[derive(Default)]
 struct Inner {
-    entries: HashMap<Key, Entry>,
+    entries: HashMap<Key, Entry, BuildHasherDefault<KeyHasher>>,
     /// Keys in CLOCK order (oldest first); a key whose entry is gone is skipped.
     order: VecDeque<Key>,
     bytes: usize,
 }
 
-/// The shared cache.
+/// How many independently locked parts a cache of the default budget has, so that requests
+/// on different threads seldom wait for each other.
+const SHARDS: usize = 16;
+
+/// The shared cache: keys spread over shards by their hash, each with its share of the budget.
 pub struct RenderCache {
+    /// Tells this cache's fragments from another's in the threads' near caches.
+    id: u64,
+    /// The budget of each shard.
     budget: usize,
-    inner: Mutex<Inner>,
+    shards: Box<[Mutex<Inner>]>,
 }
 
 impl Default for RenderCache {
     fn default() -> RenderCache {
-        RenderCache::new(DEFAULT_BUDGET)
+        RenderCache::with_shards(DEFAULT_BUDGET, SHARDS)
     }
 }
 
 impl RenderCache {
+    /// A cache of `budget` bytes in one shard.
     pub fn new(budget: usize) -> RenderCache {
-        RenderCache { budget, inner: Mutex::new(Inner::default()) }
+        RenderCache::with_shards(budget, 1)
+    }
+
+    fn with_shards(budget: usize, shards: usize) -> RenderCache {
+        let shards = shards.max(1);
+        let id = NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed);
+        RenderCache { id, budget: budget / shards, shards: (0..shards).map(|_| Mutex::new(Inner::default())).collect() }
+    }
+
+    fn shard(&self, key: &Key) -> &Mutex<Inner> {
+        let index = (hash_of(key) >> 32) as usize % self.shards.len();
+        &self.shards[index]
     }
 
     /// The fragment under `key`, rendering it with `render` on a miss (outside the cache's
     /// lock: two requests may render the same miss, and the later one is kept).
-    pub fn get_or_render(&self, key: Key, render: impl FnOnce() -> Fragment) -> Arc<Fragment> {
-        if let Some(found) = self.get(key) {
+    ///
+    /// Each thread keeps the fragments it used last within reach ([`Near`]): a hit there
+    /// touches no lock and no counter that other threads touch too.
+    pub fn get_or_render(&self, key: Key, render: impl FnOnce() -> Fragment) -> Held {
+        let slot = hash_of(&key) as usize % NEAR_SLOTS;
+        if let Some(found) = NEAR.try_with(|near| near.borrow().find(slot, self.id, key)).ok().flatten() {
             return found;
         }
-        let fragment = Arc::new(render());
-        self.put(key, fragment.clone());
-        fragment
+        let fragment = match self.get(key) {
+            Some(found) => found,
+            None => {
+                let fragment = Arc::new(render());
+                self.put(key, fragment.clone());
+                fragment
+            }
+        };
+        let held = Rc::new(fragment);
+        if held.text.len() <= NEAR_MAX_BYTES {
+            let _ = NEAR.try_with(|near| near.borrow_mut().keep(slot, self.id, key, held.clone()));
+        }
+        held
     }
 
     pub fn get(&self, key: Key) -> Option<Arc<Fragment>> {
-        let mut inner = self.inner.lock();
+        let mut inner = self.shard(&key).lock();
         let entry = inner.entries.get_mut(&key)?;
         entry.used = true;
         Some(entry.fragment.clone())
@@ -129,7 +167,7 @@ impl RenderCache {
         if cost > self.budget / 4 {
             return;
         }
-        let mut inner = self.inner.lock();
+        let mut inner = self.shard(&key).lock();
         let inner = &mut *inner;
         match inner.entries.insert(key, Entry { fragment, used: false }) {
             Some(old) => inner.bytes -= old.fragment.cost(),
@@ -151,7 +189,99 @@ impl RenderCache {
     /// The bytes the cache holds now (fragments and their fixed costs).
     #[cfg(test)]
     pub fn bytes(&self) -> usize {
-        self.inner.lock().bytes
+        self.shards.iter().map(|shard| shard.lock().bytes).sum()
+    }
+}
+
+fn hash_of(key: &Key) -> u64 {
+    let mut hasher = KeyHasher::default();
+    key.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A fragment as a thread holds it: counted within the thread only.
+pub type Held = Rc<Arc<Fragment>>;
+
+/// The slots of each thread's near cache, and the largest fragment one keeps: together they
+/// bound what a thread holds beyond the shared budget (8 MiB).
+const NEAR_SLOTS: usize = 1024;
+const NEAR_MAX_BYTES: usize = 8 * 1024;
+
+static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    static NEAR: RefCell<Near> = const { RefCell::new(Near { slots: Vec::new() }) };
+}
+
+/// A thread's own small cache in front of the shared one, one key per slot (a newer key
+/// takes the slot). Fragments never change under a key (keys name revisions), so what a
+/// thread holds is never stale; it is only evicted.
+struct Near {
+    slots: Vec<Option<(u64, Key, Held)>>,
+}
+
+impl Near {
+    fn find(&self, slot: usize, cache: u64, key: Key) -> Option<Held> {
+        match self.slots.get(slot) {
+            Some(Some((owner, held_key, held))) if *owner == cache && *held_key == key => Some(held.clone()),
+            _ => None,
+        }
+    }
+
+    fn keep(&mut self, slot: usize, cache: u64, key: Key, held: Held) {
+        if self.slots.is_empty() {
+            self.slots.resize_with(NEAR_SLOTS, || None);
+        }
+        self.slots[slot] = Some((cache, key, held));
+    }
+}
+
+/// A fast hash for keys (multiply and rotate, as rustc's own maps use). Keys are numbers the
+/// store assigns (IDs and revisions), not text a client chooses, so a hash that an attacker
+/// could steer into collisions is no risk here.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl KeyHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The multiplications leave the low bits poorly mixed, and the map's buckets are
+        // chosen by them: a final mix (MurmurHash3's) spreads every input bit over the output.
+        let mut hash = self.0;
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        hash ^ (hash >> 33)
     }
 }
 
@@ -178,5 +308,29 @@ mod tests {
         assert!(cache.get(Key::Event(99, 1)).is_none());
         let pair = Fragment::pair("{\"a\":1", ",\"b\":2");
         assert_eq!((pair.first(), pair.second()), ("{\"a\":1", ",\"b\":2"));
+    }
+
+    #[test]
+    fn a_sharded_cache_keeps_within_its_budget_and_uses_every_shard() {
+        let budget = 16 * 10 * (100 + ENTRY_OVERHEAD);
+        let cache = RenderCache::with_shards(budget, 16);
+        for id in 0..1000 {
+            cache.get_or_render(Key::Event(id, 1), || Fragment::new("x".repeat(100)));
+            assert!(cache.bytes() <= budget);
+        }
+        assert!(cache.get(Key::Event(999, 1)).is_some());
+        assert!(cache.shards.iter().all(|shard| !shard.lock().entries.is_empty()), "keys spread over the shards");
+    }
+
+    #[test]
+    fn each_cache_finds_its_own_fragments_through_the_near_cache() {
+        let (one, two) = (RenderCache::default(), RenderCache::default());
+        let key = Key::Event(7, 1);
+        assert_eq!(one.get_or_render(key, || Fragment::new("one".into())).text(), "one");
+        assert_eq!(two.get_or_render(key, || Fragment::new("two".into())).text(), "two");
+        assert_eq!(one.get_or_render(key, || unreachable!("kept")).text(), "one");
+        assert_eq!(two.get_or_render(key, || unreachable!("kept")).text(), "two");
+        // Another revision is another key.
+        assert_eq!(one.get_or_render(Key::Event(7, 2), || Fragment::new("new".into())).text(), "new");
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use chrono::{DateTime, SecondsFormat, Utc};
 use http_body_util::{BodyExt, Full};
-use hyper::http::{Method as HttpMethod, Response, Uri};
+use hyper::http::{HeaderValue, Method as HttpMethod, Response, Uri};
 
 use crate::config::Config;
 use crate::error::ApiError;
@@ -109,10 +109,9 @@ pub async fn slow(response: Response<Full<Bytes>>, chunk: usize, delay: Duration
 }
 
 /// A plain `Finish` for answers made outside the pipeline (faults, durability errors).
-pub fn plain_finish<'a>(config: &'a Config, site_url: &'a str, method: &HttpMethod) -> Finish<'a> {
+pub fn plain_finish<'a>(link: &'a HeaderValue, method: &HttpMethod) -> Finish<'a> {
     Finish {
-        site_url,
-        root: &config.root,
+        link,
         origin: None,
         head: method == HttpMethod::HEAD,
         allow: None,

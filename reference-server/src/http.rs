@@ -6,6 +6,11 @@
 
 use bytes::Bytes;
 use http_body_util::Full;
+use hyper::header::{
+    HeaderName, ACCESS_CONTROL_ALLOW_CREDENTIALS, ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS,
+    ACCESS_CONTROL_ALLOW_ORIGIN, ACCESS_CONTROL_EXPOSE_HEADERS, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, LINK, VARY,
+    X_CONTENT_TYPE_OPTIONS,
+};
 use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, StatusCode};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
@@ -302,10 +307,12 @@ pub fn filter_fields(body: &Value, fields: &str) -> Value {
     }
 }
 
+const X_ROBOTS_TAG: HeaderName = HeaderName::from_static("x-robots-tag");
+
 /// Context for turning a reply into a response.
 pub struct Finish<'a> {
-    pub site_url: &'a str,
-    pub root: &'a str,
+    /// The `Link` header ([`api_link`]).
+    pub link: &'a HeaderValue,
     pub origin: Option<HeaderValue>,
     pub head: bool,
     pub allow: Option<String>,
@@ -385,23 +392,29 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(if how.head { Bytes::new() } else { bytes }));
     *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json; charset=UTF-8"));
+    headers.insert(X_ROBOTS_TAG, HeaderValue::from_static("noindex"));
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(LINK, how.link.clone());
+    if how.head {
+        headers.insert(CONTENT_LENGTH, HeaderValue::from(length));
+    }
+    if how.close {
+        headers.insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    headers.insert(
+        ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link"),
+    );
+    headers.insert(
+        ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static("Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"),
+    );
     let mut set = |name: &'static str, value: &str| {
         if let Ok(value) = HeaderValue::from_str(value) {
             headers.append(name, value);
         }
     };
-    set("content-type", "application/json; charset=UTF-8");
-    set("x-robots-tag", "noindex");
-    set("x-content-type-options", "nosniff");
-    set("link", &api_link(how.site_url, how.root));
-    if how.head {
-        set("content-length", &length.to_string());
-    }
-    if how.close {
-        set("connection", "close");
-    }
-    set("access-control-expose-headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link");
-    set("access-control-allow-headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type");
     // With `_envelope`, the CMS reports `Allow` inside the envelope only.
     if let Some(allow) = how.allow.as_ref().filter(|_| !how.envelope) {
         set("allow", allow);
@@ -410,12 +423,12 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
         set(name, value);
     }
     if let Some(origin) = &how.origin {
-        headers.insert("access-control-allow-origin", origin.clone());
+        headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
         headers
-            .insert("access-control-allow-methods", HeaderValue::from_static("OPTIONS, GET, POST, PUT, PATCH, DELETE"));
-        headers.insert("access-control-allow-credentials", HeaderValue::from_static("true"));
+            .insert(ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("OPTIONS, GET, POST, PUT, PATCH, DELETE"));
+        headers.insert(ACCESS_CONTROL_ALLOW_CREDENTIALS, HeaderValue::from_static("true"));
     }
-    headers.insert("vary", HeaderValue::from_static("Origin"));
+    headers.insert(VARY, HeaderValue::from_static("Origin"));
     if let Some(refusal) = reply.refusal {
         response.extensions_mut().insert(refusal);
     }

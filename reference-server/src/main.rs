@@ -103,6 +103,12 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("expected a positive number of seconds, got {text:?}"))
 }
 
+/// A faster allocator than the system's for many small, short-lived allocations across threads
+/// (see `Cargo.toml`).
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();

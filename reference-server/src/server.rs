@@ -7,7 +7,7 @@ use std::sync::{Arc, Weak};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::http::{Method as HttpMethod, Request, Response};
+use hyper::http::{HeaderValue, Method as HttpMethod, Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::TcpListener;
@@ -22,7 +22,7 @@ use crate::conn::{ConnState, GuardedStream, StreamConfig};
 use crate::dates::Zone;
 use crate::devtools::{self, DevTools, Dropped, Note, Seen};
 use crate::error::ApiError;
-use crate::faults::ServeBody;
+use crate::faults::{Plan, ServeBody};
 use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Refusal, Reply};
 use crate::interface::{errors, Method};
 use crate::journal::hints::Prefix;
@@ -105,6 +105,8 @@ pub(crate) struct Shared {
     pub budget: BodyBudget,
     stream: Arc<StreamConfig>,
     pub tools: DevTools,
+    /// The `Link` header every answer carries (the REST root, where clients discover the API).
+    link: HeaderValue,
     /// The site address's path (`/blog` for `http://host/blog`), or empty.
     site_path: String,
 }
@@ -158,6 +160,8 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         .split_once("://")
         .and_then(|(_, rest)| rest.split_once('/'))
         .map_or(String::new(), |(_, path)| format!("/{}", path.trim_end_matches('/')));
+    let link = HeaderValue::from_str(&stream.link)
+        .map_err(|_| invalid(format!("the site address {site_url:?} cannot be written in a Link header")))?;
     let mut failure = None;
     let shared = Arc::new_cyclic(|weak: &Weak<Shared>| {
         let state = opening.and_then(|opening| {
@@ -170,7 +174,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
             failure = Some(message);
             DevTools::new(&Config::default(), None).expect("the default configuration has no fault rules")
         });
-        Shared { app, budget: BodyBudget::new(limits.body_memory), stream, tools, site_path }
+        Shared { app, budget: BodyBudget::new(limits.body_memory), stream, tools, link, site_path }
     });
     if let Some(message) = failure {
         if let Some(state) = &shared.tools.state {
@@ -257,9 +261,10 @@ async fn accept_loop(
 /// envelope; `Err` is a connection a fault drops without an answer.
 async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<ServeBody>, Dropped> {
     let started = std::time::Instant::now();
-    let time = chrono::Utc::now();
     let app = &shared.app;
     let tools = &shared.tools;
+    // The journal's clock reading: only `--admin` keeps a journal.
+    let time = tools.admin.then(chrono::Utc::now);
     let method = request.method().clone();
     let uri = request.uri().clone();
     let local = uri.path().strip_prefix(shared.site_path.as_str()).unwrap_or(uri.path());
@@ -276,25 +281,31 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let query = parse_form(uri.query().unwrap_or(""));
     let effective = effective_method(&method, &query, request.headers());
     let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
-    // Rules match the path inside the namespace (`/events/12`), or else the whole path.
     let located = locate(uri.path(), &query, prefix.site_path, prefix.root, prefix.namespace);
-    let rule_path = match located.path.as_deref() {
-        Some("") => "/".to_string(),
-        Some(path) => path.to_string(),
-        None => uri.path().to_string(),
+    let plan = if tools.faults.any() {
+        // Rules match the path inside the namespace (`/events/12`), or else the whole path.
+        let rule_path = match located.path.as_deref() {
+            Some("") => "/",
+            Some(path) => path,
+            None => uri.path(),
+        };
+        tools.faults.plan(&effective, rule_path)
+    } else {
+        Plan::default()
     };
-    let plan = tools.faults.plan(&effective, &rule_path);
-    let plain = devtools::plain_finish(&app.config, &app.site_url, &method);
+    let plain = devtools::plain_finish(&shared.link, &method);
     if !plan.delay_before.is_zero() {
         tokio::time::sleep(plan.delay_before).await;
     }
     let mut note = Note::default();
+    // The journal shows the query as it came; the pipeline takes it over otherwise.
+    let journal_query = tools.admin.then(|| query.clone());
     let outcome = match plan.stop_before.clone() {
         Some(stop) => devtools::stop_answer(stop, &plain),
         None => {
             let mut response = match devtools::refuse_if_read_only(tools, &effective) {
                 Some(error) => http::finish(Reply::from(error), &plain),
-                None => answer(shared, request, &mut note).await,
+                None => answer(shared, request, Arrived { query, effective: &effective, located }, &mut note).await,
             };
             if let Some(failed) = devtools::settle(tools, &plain).await {
                 response = failed;
@@ -312,9 +323,8 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
     let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
     // Only `--admin` can read the journal: without it, other users' traffic is not kept.
-    if tools.admin {
-        let seen =
-            Seen { time, started, method: &effective, uri: &uri, query: &query, user: note.user, fault: fault.clone() };
+    if let (Some(time), Some(query)) = (time, &journal_query) {
+        let seen = Seen { time, started, method: &effective, uri: &uri, query, user: note.user, fault: fault.clone() };
         devtools::record(&tools.journal, &prefix, seen, status, refusal);
     }
     log(&method, &uri, status, started, fault.as_deref());
@@ -327,6 +337,9 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
 
 /// The request log line (secrets redacted; an injected fault marked).
 fn log(method: &HttpMethod, uri: &hyper::Uri, status: Option<u16>, started: std::time::Instant, fault: Option<&str>) {
+    if !tracing::enabled!(target: "reference_server::request", tracing::Level::INFO) {
+        return;
+    }
     let status = status.map_or_else(|| "dropped".to_string(), |status| status.to_string());
     let fault = fault.map_or_else(String::new, |fault| format!(" [fault: {fault}]"));
     tracing::info!(
@@ -340,21 +353,27 @@ fn log(method: &HttpMethod, uri: &hyper::Uri, status: Option<u16>, started: std:
     );
 }
 
-async fn answer(shared: &Shared, request: Request<Incoming>, note: &mut Note) -> Response<Full<Bytes>> {
+/// What the pipeline read of a request before answering it: its query, the method it is
+/// treated as, and where it is headed.
+struct Arrived<'a> {
+    query: Params,
+    effective: &'a str,
+    located: http::Located,
+}
+
+async fn answer(
+    shared: &Shared,
+    request: Request<Incoming>,
+    arrived: Arrived<'_>,
+    note: &mut Note,
+) -> Response<Full<Bytes>> {
     let app = &shared.app;
+    let Arrived { query, effective, located } = arrived;
     let (parts, body) = request.into_parts();
-    let query = parse_form(parts.uri.query().unwrap_or(""));
-    let site_path = app
-        .site_url
-        .split_once("://")
-        .and_then(|(_, rest)| rest.split_once('/'))
-        .map_or(String::new(), |(_, path)| format!("/{path}"));
-    let located = locate(parts.uri.path(), &query, &site_path, &app.config.root, &app.config.namespace);
     let head = parts.method == HttpMethod::HEAD;
     let origin = parts.headers.get("origin").cloned();
     let mut finish = Finish {
-        site_url: &app.site_url,
-        root: &app.config.root,
+        link: &shared.link,
         origin: origin.clone().filter(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin)),
         head,
         allow: None,
@@ -376,7 +395,7 @@ async fn answer(shared: &Shared, request: Request<Incoming>, note: &mut Note) ->
         return fail(ApiError::of(&errors::COOKIE_INVALID_NONCE).because(reason), &finish);
     }
     let options = parts.method == HttpMethod::OPTIONS;
-    let method_name = if options { "GET".to_string() } else { effective_method(&parts.method, &query, &parts.headers) };
+    let method_name = if options { "GET" } else { effective };
     // A browser request from an origin outside `--cors-origin` may not write: its answer could
     // not be read, but the write would happen (cross-site request forgery).
     if origin.is_some() && finish.origin.is_none() && method_name != "GET" && method_name != "HEAD" && !options {
@@ -387,7 +406,7 @@ async fn answer(shared: &Shared, request: Request<Incoming>, note: &mut Note) ->
         return fail(ApiError::forbidden(true).because(reason), &finish);
     }
     if located.rest_root {
-        let reply = match Method::parse(&method_name) {
+        let reply = match Method::parse(method_name) {
             Some(Method::Get) => {
                 let ctx = context(app, user, located.base_lang.unwrap_or_default(), located.base_lang);
                 Reply::ok(crate::api::index::rest_root(&ctx))
@@ -402,14 +421,16 @@ async fn answer(shared: &Shared, request: Request<Incoming>, note: &mut Note) ->
     let Some((route, var)) = http::route_for(&path) else {
         return fail(ApiError::no_route(), &finish);
     };
-    let Some(method) = Method::parse(&method_name) else {
+    let Some(method) = Method::parse(method_name) else {
         return fail(ApiError::no_route(), &finish);
     };
     // Errors of the body itself carry the route's `Allow` too, as the CMS's do (the language
     // a body could name is not known yet: the query's or the address's).
-    if route.op(method).is_some() || options {
-        let query_lang = query.get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
-        let ctx = context(app, user, query_lang.or(located.base_lang).unwrap_or_default(), located.base_lang);
+    let query_lang = query.get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
+    let early_lang = query_lang.or(located.base_lang).unwrap_or_default();
+    let early_allow = route.op(method).is_some() || options;
+    if early_allow {
+        let ctx = context(app, user, early_lang, located.base_lang);
         let data = app.store.read();
         finish.allow = Some(crate::api::allow_header(&ctx, &data, route, var.as_deref()));
     }
@@ -434,11 +455,12 @@ async fn answer(shared: &Shared, request: Request<Incoming>, note: &mut Note) ->
         }
     };
     let api_request = ApiRequest { method, route, var, query, body, headers: parts.headers };
-    let params_lang =
-        api_request.params().get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
-    let lang = params_lang.or(located.base_lang).unwrap_or_default();
+    // A body may name the language (body over query, as the CMS merges them).
+    let param = app.config.language_param.as_str();
+    let named = api_request.body.get(param).or_else(|| api_request.query.get(param));
+    let lang = named.and_then(Value::as_str).and_then(Lang::parse).or(located.base_lang).unwrap_or_default();
     let ctx = context(app, user, lang, located.base_lang);
-    {
+    if early_allow && lang != early_lang {
         let data = app.store.read();
         finish.allow = Some(crate::api::allow_header(&ctx, &data, route, api_request.var.as_deref()));
     }

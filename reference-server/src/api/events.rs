@@ -76,7 +76,8 @@ fn read(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 
 /// An event answer, rendered once the store's lock is let go.
 fn event_reply(ctx: &Ctx, status: u16, snapshot: &EventSnapshot) -> Reply {
-    let mut out = Vec::with_capacity(4096);
+    // A single event with its structured data takes some 6 KB.
+    let mut out = Vec::with_capacity(8192);
     Renderer::new(ctx).event(&mut out, snapshot);
     Reply::text(status, out)
 }

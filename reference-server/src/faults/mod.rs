@@ -10,7 +10,7 @@
 pub mod body;
 pub mod rule;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -105,6 +105,8 @@ impl Plan {
 /// The active rules.
 pub struct Faults {
     rules: RwLock<Vec<Arc<Rule>>>,
+    /// How many rules there are, read without the lock: most servers have none.
+    count: AtomicUsize,
     next_id: AtomicU64,
     seed: u64,
 }
@@ -112,7 +114,8 @@ pub struct Faults {
 impl Faults {
     /// The rules of the command line; `seed` is `--fault-seed`.
     pub fn new(seed: u64, specs: &[RuleSpec]) -> Result<Faults, String> {
-        let faults = Faults { rules: RwLock::new(Vec::new()), next_id: AtomicU64::new(1), seed };
+        let faults =
+            Faults { rules: RwLock::new(Vec::new()), count: AtomicUsize::new(0), next_id: AtomicU64::new(1), seed };
         for spec in specs {
             faults.add(spec.clone())?;
         }
@@ -133,6 +136,7 @@ impl Faults {
         let rule =
             Arc::new(Rule { id, spec, route, methods, seed, seen: AtomicU64::new(0), struck: AtomicU64::new(0) });
         rules.push(rule.clone());
+        self.count.store(rules.len(), Ordering::Release);
         Ok(rule)
     }
 
@@ -140,11 +144,19 @@ impl Faults {
         let mut rules = self.rules.write();
         let before = rules.len();
         rules.retain(|rule| rule.id != id);
+        self.count.store(rules.len(), Ordering::Release);
         rules.len() != before
     }
 
     pub fn clear(&self) {
-        self.rules.write().clear();
+        let mut rules = self.rules.write();
+        rules.clear();
+        self.count.store(0, Ordering::Release);
+    }
+
+    /// Whether any rule is active (when none is, [`Faults::plan`] has nothing to decide).
+    pub fn any(&self) -> bool {
+        self.count.load(Ordering::Acquire) > 0
     }
 
     pub fn list(&self) -> Vec<Arc<Rule>> {

@@ -8,13 +8,14 @@
 //! tests that check the assembled text against it.
 
 use std::cell::OnceCell;
+use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value};
 
 use super::parts::{self, Site};
 use super::snapshot::{EventSnapshot, Linked};
 use crate::app::Ctx;
-use crate::cache::{Fragment, Key, RenderCache};
+use crate::cache::{Fragment, Held, Key, RenderCache};
 use crate::model::{Lang, Organizer, Term, Venue};
 use crate::store::Rec;
 
@@ -59,11 +60,11 @@ impl<'a> Renderer<'a> {
     }
 
     /// A fragment from the cache, or rendered now (and kept, unless `cache` is false).
-    fn fragment(&self, key: Key, cache: bool, render: impl FnOnce() -> Fragment) -> std::sync::Arc<Fragment> {
+    fn fragment(&self, key: Key, cache: bool, render: impl FnOnce() -> Fragment) -> Held {
         if cache {
             self.cache.get_or_render(key, render)
         } else {
-            std::sync::Arc::new(render())
+            Held::new(std::sync::Arc::new(render()))
         }
     }
 
@@ -85,11 +86,18 @@ impl<'a> Renderer<'a> {
         });
         out.extend_from_slice(own.first().as_bytes());
         out.extend_from_slice(b",\"rest_url\":");
-        push_str(out, &format!("{}/events/{}", self.ctx.api_base, event.post.id));
+        let mut url = String::with_capacity(self.ctx.api_base.len() + 28);
+        url.push_str(&self.ctx.api_base);
+        url.push_str("/events/");
+        // Writing to a String cannot fail.
+        let _ = write!(url, "{}", event.post.id);
+        push_str(out, &url);
         out.push(b',');
         out.extend_from_slice(own.second().as_bytes());
         for (key, terms) in [("categories", &snap.categories), ("tags", &snap.tags)] {
-            out.extend_from_slice(format!(",\"{key}\":[").as_bytes());
+            out.extend_from_slice(b",\"");
+            out.extend_from_slice(key.as_bytes());
+            out.extend_from_slice(b"\":[");
             for (index, term) in terms.iter().enumerate() {
                 if index > 0 {
                     out.push(b',');

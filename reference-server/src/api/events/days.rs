@@ -108,11 +108,13 @@ pub fn skip_whole_days(
     listed: &dyn Fn(&Listing) -> bool,
 ) -> Option<(NaiveDateTime, usize)> {
     let days = InnerDays::of(window)?;
-    // The days before the inner ones are walked.
+    // The days before the inner ones are walked, but only as far as the page: when they hold
+    // `offset` events or more, no day is skipped (the first page never skips one).
     let before = data
         .events_by_start
         .range((days.from - SLACK, 0)..(days.start, 0))
         .filter(|(_, listing)| listed(listing))
+        .take(offset)
         .count();
     if before >= offset {
         return None;
