@@ -545,22 +545,19 @@ impl<'a> EventFilter<'a> {
             Some(Flag::Ticketed) => self.featured.is_some(),
             None => return false,
         };
-        !other_flag
-            && self.search.is_empty()
-            && self.categories.is_none()
-            && self.tags.is_none()
-            && self.venues.is_none()
-            && self.organizers.is_none()
-            && self.parent.is_none()
-            && self.geoloc.is_none()
-            && self.near.is_none()
+        !other_flag && self.search.is_empty() && self.no_linked_or_place_filter()
     }
 
     /// True when the filters are search words and flags only, and at least one is given
     /// (see `by_sets`).
     fn only_set_filters(&self) -> bool {
         (!self.search.is_empty() || self.featured.is_some() || self.ticketed.is_some())
-            && self.categories.is_none()
+            && self.no_linked_or_place_filter()
+    }
+
+    /// True when no filter names linked items (terms, venues, organizers, a parent) or a place.
+    fn no_linked_or_place_filter(&self) -> bool {
+        self.categories.is_none()
             && self.tags.is_none()
             && self.venues.is_none()
             && self.organizers.is_none()
