@@ -16,6 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target, EVENT_LIST_ARGS};
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
+use crate::store::timeline::whole_seconds;
 use crate::store::TimeWindow as Window;
 use crate::store::{search, Data, Flag, IdSet, Listing, Rec, SlugKind};
 use crate::validate::{as_bool, as_int, is_truthy, value_text, Args};
@@ -259,118 +260,13 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let filter = EventFilter::from_args(ctx, &data, &args, password);
     let include: Option<Vec<Id>> =
         args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
-
-    let mut matched: Vec<&Arc<Rec<Event>>> = Vec::new();
-    let mut total: usize;
-    let admits = |event: &Event| {
-        event.post.lang == ctx.lang
-            && !event.hide_from_listings
-            && statuses.admits(event.post.status, event.post.author)
-            && filter.admits(ctx, &data, event)
+    let selected = Selected { ctx, data: &data, filter: &filter, statuses: &statuses, page: &page };
+    // `include` lists the candidates and sets no date window.
+    let (ids, total) = match include {
+        Some(ids) => selected.of_candidates(ids, None),
+        None => selected.in_window(&Window::from_args(ctx, &args)),
     };
-    // With `include`, or a filter that names linked items, the candidates come from the link
-    // indexes instead of a walk over every event of the window.
-    let window = include.is_none().then(|| Window::from_args(ctx, &args));
-    // When every filter is a set membership, the store's ID sets answer without a walk.
-    let by_sets = window.as_ref().and_then(|window| by_sets::select(ctx, &data, &filter, &statuses, window, &page));
-    let candidates = match by_sets {
-        Some(_) => None,
-        None => include.clone().or_else(|| filter.linked_candidates(&data)),
-    };
-    match (by_sets, candidates) {
-        (Some((ids, count)), _) => {
-            total = count;
-            matched.extend(ids.iter().filter_map(|id| data.events.get(id)));
-        }
-        (None, Some(mut ids)) => {
-            ids.sort_unstable();
-            ids.dedup();
-            // The candidates that pass, in list order: only those up to the page are sorted.
-            let mut passing: Vec<(chrono::NaiveDateTime, Id)> = ids
-                .iter()
-                .filter_map(|id| data.events.get(id))
-                .filter(|event| window.as_ref().is_none_or(|window| window.contains(event)) && admits(event))
-                .map(|event| (event.start, event.post.id))
-                .collect();
-            let end = page.offset().saturating_add(page.per_page).min(passing.len());
-            if end > 0 {
-                passing.select_nth_unstable(end - 1);
-                passing[..end].sort_unstable();
-            }
-            total = passing.len();
-            matched.extend(passing[page.offset().min(end)..end].iter().map(|(_, id)| &data.events[id]));
-        }
-        (None, None) => {
-            let window = window.unwrap_or_default();
-            // Local starts are within 14 hours of UTC ones: start the walk that much earlier.
-            let earliest = window.start_min.map(|at| at - chrono::Duration::hours(15));
-            let from = (earliest.unwrap_or(chrono::NaiveDateTime::MIN), 0);
-            let listed = |listing: &Listing| {
-                listing.lang == ctx.lang
-                    && !listing.hidden
-                    && statuses.admits(listing.status, listing.author)
-                    && window.contains_times(listing.start_utc, listing.end_utc)
-            };
-            // Without event-level filters the index alone decides: no record is read, and
-            // the total comes from the per-day counts when the window allows it.
-            let trivial = filter.is_trivial();
-            let counted = if trivial && statuses.author_blind() {
-                days::counted_total(&data, ctx.lang, &statuses.allowed, &window, &listed)
-            } else {
-                None
-            };
-            // Then whole days before a deep page need not be walked either.
-            let skip = match counted {
-                Some(_) => days::skip_whole_days(&data, ctx.lang, &statuses.allowed, &window, page.offset(), &listed),
-                None => None,
-            };
-            let from = skip.map_or(from, |(resume, _)| (resume, 0));
-            total = skip.map_or(0, |(_, skipped)| skipped);
-            // Counts a matching event and keeps it if it is on the page; true once it is full.
-            let mut keep = |id: Id| {
-                total += 1;
-                if total > page.offset() && matched.len() < page.per_page {
-                    matched.push(&data.events[&id]);
-                }
-                matched.len() == page.per_page
-            };
-            // A list of featured (or ticketed) events walks those only; when the flag is the
-            // only filter, an event without a password is decided by its listing alone.
-            type Walk<'w> = Box<dyn Iterator<Item = (chrono::NaiveDateTime, Id, &'w Listing)> + 'w>;
-            let (walk, flag_only): (Walk, bool) = match filter.flag() {
-                Some(flag) => (
-                    Box::new(
-                        data.flagged
-                            .range((flag, from.0, from.1)..=(flag, chrono::NaiveDateTime::MAX, Id::MAX))
-                            .map(|((_, start, id), listing)| (*start, *id, listing)),
-                    ),
-                    filter.only_flag(),
-                ),
-                None => (
-                    Box::new(data.events_by_start.range(from..).map(|((start, id), listing)| (*start, *id, listing))),
-                    false,
-                ),
-            };
-            // Past the window's end (with room for the 14 hours a local start may be ahead and
-            // for local times that fold back), nothing is in.
-            let last = window.end_max.map(|at| at + chrono::Duration::hours(48));
-            for (start, id, listing) in walk {
-                if last.is_some_and(|last| start > last) {
-                    break;
-                }
-                if listed(listing)
-                    && (trivial || (flag_only && !listing.password) || filter.admits(ctx, &data, &data.events[&id]))
-                    && keep(id)
-                    && counted.is_some()
-                {
-                    break;
-                }
-            }
-            if let Some(counted) = counted {
-                total = counted;
-            }
-        }
-    }
+    let matched: Vec<&Arc<Rec<Event>>> = ids.iter().filter_map(|id| data.events.get(id)).collect();
     let total_pages = page.total_pages(total);
     if page.number > 1 && matched.is_empty() {
         return Err(ApiError::of(&errors::EVENT_PAGE_NOT_FOUND));
@@ -388,6 +284,158 @@ fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     Ok(Reply::text(200, body)
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
+}
+
+/// What a list request selects: the IDs of its page's events, in list order, and the total.
+struct Selected<'a> {
+    ctx: &'a Ctx<'a>,
+    data: &'a Data,
+    filter: &'a EventFilter<'a>,
+    statuses: &'a StatusFilter,
+    page: &'a Page,
+}
+
+impl Selected<'_> {
+    /// The events of a date window, by the cheapest way that applies: the store's timeline
+    /// (no filter on the event itself, or only a flag), its ID sets (only set filters), the
+    /// link indexes (a filter names linked items), or else a walk of the window.
+    fn in_window(&self, window: &Window) -> (Vec<Id>, usize) {
+        if let Some(found) = self.on_timeline(window) {
+            return found;
+        }
+        if let Some(found) = by_sets::select(self.ctx, self.data, self.filter, self.statuses, window, self.page) {
+            return found;
+        }
+        match self.filter.linked_candidates(self.data) {
+            Some(ids) => self.of_candidates(ids, Some(window)),
+            None => self.walk(window),
+        }
+    }
+
+    /// Counted and found on the timeline (see `counted`), when the window is a plain one.
+    fn on_timeline(&self, window: &Window) -> Option<(Vec<Id>, usize)> {
+        #[cfg(test)]
+        if by_sets::DISABLED.with(std::cell::Cell::get) {
+            return None;
+        }
+        let flag = match self.filter.is_trivial() {
+            true => None,
+            false => Some(self.filter.flag().filter(|_| self.filter.only_flag())?),
+        };
+        if !self.statuses.author_blind() || self.data.sets.overflowed {
+            return None;
+        }
+        // As `EventFilter::admits` decides: a filter on what a password hides (`featured`; not
+        // `ticketed`) leaves out the protected events.
+        let left_out = match flag {
+            Some(flag) if self.filter.looks_at_protected() => self.protected_flagged(window, flag),
+            _ => Vec::new(),
+        };
+        let selection = counted::Selection { lang: self.ctx.lang, allowed: &self.statuses.allowed, flag, left_out };
+        let total = counted::counted_total(self.data, &selection, window)?;
+        let ids = counted::page(self.data, &selection, window, self.page.offset(), self.page.per_page)?;
+        #[cfg(test)]
+        counted::USED.with(|used| {
+            let mut counts = used.get();
+            counts[usize::from(flag.is_some())] += 1;
+            used.set(counts);
+        });
+        Some((ids, total))
+    }
+
+    /// The events with a password in the window that are protected from this caller, among
+    /// those with `flag`: by local start (seconds) and ID.
+    fn protected_flagged(&self, window: &Window, flag: Flag) -> Vec<(i64, u32)> {
+        let reveal = Reveal { password: self.filter.password, edit_context: true };
+        let wanted = |event: &Event| {
+            event.post.lang == self.ctx.lang
+                && !event.hide_from_listings
+                && self.statuses.allowed.contains(&event.post.status)
+                && window.contains(event)
+                && is_protected_for(self.ctx, &event.post, reveal)
+        };
+        (self.data.sets.passworded() & self.data.sets.flagged(flag))
+            .iter()
+            .filter_map(|key| {
+                let event = self.data.events.get(&Id::from(key)).filter(|event| wanted(event))?;
+                Some((whole_seconds(event.start)?, key))
+            })
+            .collect()
+    }
+
+    /// The candidates that pass, in list order: only those up to the page are sorted.
+    fn of_candidates(&self, mut ids: Vec<Id>, window: Option<&Window>) -> (Vec<Id>, usize) {
+        let (ctx, data, statuses) = (self.ctx, self.data, self.statuses);
+        let admits = |event: &Event| {
+            event.post.lang == ctx.lang
+                && !event.hide_from_listings
+                && statuses.admits(event.post.status, event.post.author)
+                && window.is_none_or(|window| window.contains(event))
+                && self.filter.admits(ctx, data, event)
+        };
+        ids.sort_unstable();
+        ids.dedup();
+        let mut passing: Vec<(chrono::NaiveDateTime, Id)> = ids
+            .iter()
+            .filter_map(|id| data.events.get(id))
+            .filter(|event| admits(event))
+            .map(|event| (event.start, event.post.id))
+            .collect();
+        let end = self.page.offset().saturating_add(self.page.per_page).min(passing.len());
+        if end > 0 {
+            passing.select_nth_unstable(end - 1);
+            passing[..end].sort_unstable();
+        }
+        let page = passing[self.page.offset().min(end)..end].iter().map(|(_, id)| *id).collect();
+        (page, passing.len())
+    }
+
+    /// Walks the list order through a window: every event that passes is counted, and those
+    /// on the page are kept.
+    fn walk(&self, window: &Window) -> (Vec<Id>, usize) {
+        let (ctx, data, filter, statuses, page) = (self.ctx, self.data, self.filter, self.statuses, self.page);
+        let listed = |listing: &Listing| {
+            listing.lang == ctx.lang
+                && !listing.hidden
+                && statuses.admits(listing.status, listing.author)
+                && window.contains_times(listing.start_utc, listing.end_utc)
+        };
+        // Without event-level filters the index alone decides: no record is read.
+        let trivial = filter.is_trivial();
+        let (from, last) = window.walk_bounds();
+        // A list of featured (or ticketed) events walks those only; when the flag is the only
+        // filter, an event without a password is decided by its listing alone.
+        type Walk<'w> = Box<dyn Iterator<Item = (chrono::NaiveDateTime, Id, &'w Listing)> + 'w>;
+        let (walk, flag_only): (Walk, bool) = match filter.flag() {
+            Some(flag) => (
+                Box::new(
+                    data.flagged
+                        .range((flag, from, 0)..=(flag, chrono::NaiveDateTime::MAX, Id::MAX))
+                        .map(|((_, start, id), listing)| (*start, *id, listing)),
+                ),
+                filter.only_flag(),
+            ),
+            None => (
+                Box::new(data.events_by_start.range((from, 0)..).map(|((start, id), listing)| (*start, *id, listing))),
+                false,
+            ),
+        };
+        let (mut ids, mut total) = (Vec::with_capacity(page.per_page), 0);
+        for (start, id, listing) in walk {
+            if last.is_some_and(|last| start > last) {
+                break;
+            }
+            if listed(listing)
+                && (trivial || (flag_only && !listing.password) || filter.admits(ctx, data, &data.events[&id]))
+            {
+                total += 1;
+                if total > page.offset() && ids.len() < page.per_page {
+                    ids.push(id);
+                }
+            }
+        }
+        (ids, total)
+    }
 }
 
 /// The list filters other than dates and status.
@@ -669,6 +717,6 @@ fn distance_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
 }
 
 mod by_sets;
-mod days;
+mod counted;
 #[cfg(test)]
 mod tests;
