@@ -22,7 +22,8 @@ impl Entry {
     }
 }
 
-/// The most entries a block holds: 512 entries of 16 bytes fill one allocation size class.
+/// The most entries a block holds. A block grows by doubling up to this (512 entries of 16
+/// bytes fill one allocation size class), so that small sets take little.
 const BLOCK: usize = 512;
 
 #[derive(Debug, Default)]
@@ -54,7 +55,7 @@ impl RankedSet {
     pub fn insert(&mut self, entry: Entry) -> bool {
         let key = entry.key();
         if self.blocks.is_empty() {
-            self.blocks.push(Vec::with_capacity(BLOCK));
+            self.blocks.push(Vec::new());
             self.before.push(0);
         }
         let mut at = self.block_of(key);
@@ -62,17 +63,31 @@ impl RankedSet {
             return false;
         };
         if self.blocks[at].len() >= BLOCK {
-            // Split the full block in two halves, each with room for a whole block.
-            let mut tail = Vec::with_capacity(BLOCK);
-            tail.extend(self.blocks[at].drain(BLOCK / 2..));
-            self.blocks.insert(at + 1, tail);
-            self.before.insert(at + 1, self.before[at] + BLOCK / 2);
-            if position > BLOCK / 2 {
+            if at + 1 == self.blocks.len() && position == BLOCK {
+                // Past the last entry (events created in time order): a new block, so that
+                // the full one stays full.
+                self.blocks.push(Vec::new());
+                self.before.push(self.len);
                 at += 1;
-                position -= BLOCK / 2;
+                position = 0;
+            } else {
+                // Split the full block in two halves.
+                let tail: Vec<Entry> = self.blocks[at].drain(BLOCK / 2..).collect();
+                self.blocks.insert(at + 1, tail);
+                self.before.insert(at + 1, self.before[at] + BLOCK / 2);
+                if position > BLOCK / 2 {
+                    at += 1;
+                    position -= BLOCK / 2;
+                }
             }
         }
-        self.blocks[at].insert(position, entry);
+        let block = &mut self.blocks[at];
+        if block.len() == block.capacity() {
+            // Grow by doubling, but never past a whole block.
+            let wanted = (block.capacity() * 2).clamp(4, BLOCK);
+            block.reserve_exact(wanted - block.len());
+        }
+        block.insert(position, entry);
         for before in &mut self.before[at + 1..] {
             *before += 1;
         }
@@ -223,14 +238,32 @@ mod tests {
         assert_eq!(set.rank((i64::MAX, u32::MAX)), 0);
     }
 
+    fn bytes_per_entry(set: &RankedSet) -> f64 {
+        set.held_bytes() as f64 / set.len() as f64 / std::mem::size_of::<Entry>() as f64
+    }
+
     #[test]
-    fn entries_in_time_order_fill_their_blocks_by_half_at_least() {
+    fn entries_in_time_order_fill_their_blocks() {
         let mut set = RankedSet::default();
         for at in 0..100_000 {
             set.insert(Entry { at, id: 1, span: 0 });
         }
-        let bytes_per_entry = set.held_bytes() as f64 / set.len() as f64;
-        assert!(bytes_per_entry <= 2.2 * std::mem::size_of::<Entry>() as f64, "{bytes_per_entry} bytes per entry");
+        assert!(bytes_per_entry(&set) <= 1.05, "{} entries' room per entry", bytes_per_entry(&set));
         assert_eq!(set.rank((50_000, 0)), 50_000);
+    }
+
+    #[test]
+    fn entries_in_any_order_take_at_most_twice_their_room_and_small_sets_little() {
+        let mut rng = Rng(0x0DD0_7DE2_5EED_0003);
+        let mut set = RankedSet::default();
+        for _ in 0..100_000 {
+            set.insert(Entry { at: rng.below(1 << 40) as i64, id: 1, span: 0 });
+        }
+        assert!(bytes_per_entry(&set) <= 2.0, "{} entries' room per entry", bytes_per_entry(&set));
+        let mut small = RankedSet::default();
+        for at in 0..3 {
+            small.insert(Entry { at, id: 1, span: 0 });
+        }
+        assert!(small.held_bytes() <= 256, "three entries take {} bytes", small.held_bytes());
     }
 }
