@@ -11,6 +11,7 @@
 //! - `rec`: `Rec<T>`, a record and its revision.
 //! - `idmap`: records by post ID, as a vector; `idset`: sets of event IDs, as bitmaps.
 //! - `slugs`: slug owners and free suffixes per kind and language.
+//! - `sharded`: a hash map in shards, so that growing a big one never stalls a write.
 //! - `search`: the word index of event texts behind `search`.
 //! - `linked`: venues and organizers in list order, with counts.
 //! - `sets`: listed events as ID sets (by language and status, flags, passwords, date
@@ -25,6 +26,7 @@ pub mod ranked;
 mod rec;
 pub mod search;
 pub mod sets;
+mod sharded;
 mod slugs;
 pub mod timeline;
 

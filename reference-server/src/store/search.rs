@@ -16,6 +16,7 @@ use std::hash::{Hash, Hasher};
 
 use roaring::RoaringBitmap;
 
+use super::sharded::ShardedMap;
 use crate::model::{Event, Id};
 
 /// The events that hold a token: one inline (most tokens of unique titles are in one event),
@@ -93,7 +94,7 @@ pub struct Matches {
 pub struct SearchIndex {
     tokens: Vec<Token>,
     /// The first token of each text hash (texts are kept once, in `tokens`).
-    heads: HashMap<u64, u32>,
+    heads: ShardedMap<u64, u32>,
     /// Token slots emptied, to be used again.
     free: Vec<u32>,
     /// Tokens by the trigrams of their bytes.
