@@ -252,6 +252,16 @@ impl SearchIndex {
     }
 }
 
+/// Whether `text` contains `word` (already lowercase), without allocating for ASCII text: the
+/// plugin's search semantics, which the index answers for whole words and their parts.
+pub fn contains_ignoring_case(text: &str, word: &str) -> bool {
+    if text.is_ascii() && word.is_ascii() {
+        let (text, word) = (text.as_bytes(), word.as_bytes());
+        return word.is_empty() || text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word));
+    }
+    text.to_lowercase().contains(word)
+}
+
 /// An event's ID as the index keeps it.
 pub fn key(id: Id) -> Option<u32> {
     u32::try_from(id).ok()
@@ -260,7 +270,6 @@ pub fn key(id: Id) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::events::contains_ignoring_case;
     use crate::cost::StoredCost;
     use crate::dates::Zone;
     use crate::model::Post;

@@ -10,7 +10,8 @@ use chrono::NaiveDateTime;
 use roaring::RoaringBitmap;
 
 use super::counted::InWindow;
-use super::{EventFilter, StatusFilter, Window};
+use super::filter::EventFilter;
+use super::{StatusFilter, Window};
 use crate::access::{is_protected_for, Reveal};
 use crate::api::lists::Page;
 use crate::app::Ctx;
