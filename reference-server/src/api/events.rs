@@ -161,5 +161,5 @@ mod list;
 #[cfg(test)]
 mod tests;
 
+use super::lists::StatusFilter;
 use list::list;
-pub use list::StatusFilter;

@@ -9,7 +9,7 @@ use super::by_sets;
 use super::counted;
 use super::filter::EventFilter;
 use crate::access::{is_protected_for, Reveal};
-use crate::api::lists::{list_text, page_links, Page};
+use crate::api::lists::{list_text, page_links, Page, StatusFilter};
 use crate::api::validated;
 use crate::api::write::parse_in;
 use crate::app::Ctx;
@@ -17,7 +17,7 @@ use crate::dates::{end_of_day, start_of_day};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, EVENT_LIST_ARGS};
-use crate::model::{Event, Id, Status};
+use crate::model::{Event, Id};
 use crate::store::timeline::whole_seconds;
 use crate::store::TimeWindow as Window;
 use crate::store::{Data, Flag, Listing, Rec};
@@ -61,51 +61,6 @@ fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
     at.with_year(at.year() + years)
         .or_else(|| at.date().pred_opt().and_then(|d| d.with_year(d.year() + years)).map(|d| d.and_time(at.time())))
         .unwrap_or(at)
-}
-
-/// Which statuses the user sees in lists, and whether unpublished ones must be their own.
-pub struct StatusFilter {
-    pub allowed: Vec<Status>,
-    pub own_unpublished_only: bool,
-    pub user: Id,
-}
-
-impl StatusFilter {
-    pub fn from_args(ctx: &Ctx, args: &Args) -> StatusFilter {
-        let user = ctx.user;
-        let requested: Option<Vec<Status>> =
-            args.list("status").map(|items| items.iter().filter_map(|item| Status::parse(&value_text(item))).collect());
-        let may_see_unpublished = user.is_some_and(|user| user.can_edit_posts());
-        let allowed = match requested {
-            Some(list) => list,
-            None if may_see_unpublished => {
-                vec![Status::Publish, Status::Future, Status::Draft, Status::Pending, Status::Private]
-            }
-            None => vec![Status::Publish],
-        };
-        // Each status once: totals add up per-status counts.
-        let mut distinct: Vec<Status> = Vec::new();
-        for status in allowed {
-            if status != Status::Trash && !distinct.contains(&status) {
-                distinct.push(status);
-            }
-        }
-        StatusFilter {
-            allowed: distinct,
-            own_unpublished_only: !user.is_some_and(|user| user.can_edit_others()),
-            user: ctx.user_id(),
-        }
-    }
-
-    /// True when what the user sees does not depend on who wrote it.
-    pub fn author_blind(&self) -> bool {
-        !self.own_unpublished_only || self.allowed.iter().all(|status| *status == Status::Publish)
-    }
-
-    pub fn admits(&self, status: Status, author: Id) -> bool {
-        self.allowed.contains(&status)
-            && (status == Status::Publish || !self.own_unpublished_only || author == self.user)
-    }
 }
 
 pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
