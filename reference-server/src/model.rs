@@ -80,11 +80,6 @@ impl Status {
         Status::ALL.into_iter().find(|status| status.name() == text)
     }
 
-    /// The status's position in `Status::ALL`.
-    pub fn index(self) -> usize {
-        Status::ALL.iter().position(|status| *status == self).unwrap_or(0)
-    }
-
     /// What permissions treat this status as.
     pub fn visibility(self) -> crate::auth::Visibility {
         use crate::auth::Visibility;

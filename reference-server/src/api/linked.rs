@@ -1,7 +1,7 @@
 //! `/venues` and `/organizers`: the posts events link to. One module for both, since their
 //! routes, rules and errors differ only in names and fields.
 
-use super::events::StatusFilter;
+use super::lists::StatusFilter;
 use super::lists::{list_text, page_links, Page};
 use super::write::{self, Planner};
 use super::{authorize, slug_key, validated};

@@ -1,4 +1,4 @@
-//! What every list shares: pages, and the `rest_url` / `next_rest_url` / `previous_rest_url`
+//! What every list shares: the statuses a caller sees, pages, and the `rest_url` / `next_rest_url` / `previous_rest_url`
 //! links (Part A 13: the request's own parameters, in the table's order, URL-encoded).
 
 use serde_json::{json, Map, Value};
@@ -6,8 +6,54 @@ use serde_json::{json, Map, Value};
 use crate::app::Ctx;
 use crate::http::ApiRequest;
 use crate::interface::Arg;
+use crate::model::{Id, Status};
 use crate::validate::{value_text, Args};
 use crate::views::assemble::push_str;
+
+/// Which statuses the user sees in lists, and whether unpublished ones must be their own.
+pub struct StatusFilter {
+    pub allowed: Vec<Status>,
+    pub own_unpublished_only: bool,
+    pub user: Id,
+}
+
+impl StatusFilter {
+    pub fn from_args(ctx: &Ctx, args: &Args) -> StatusFilter {
+        let user = ctx.user;
+        let requested: Option<Vec<Status>> =
+            args.list("status").map(|items| items.iter().filter_map(|item| Status::parse(&value_text(item))).collect());
+        let may_see_unpublished = user.is_some_and(|user| user.can_edit_posts());
+        let allowed = match requested {
+            Some(list) => list,
+            None if may_see_unpublished => {
+                vec![Status::Publish, Status::Future, Status::Draft, Status::Pending, Status::Private]
+            }
+            None => vec![Status::Publish],
+        };
+        // Each status once: totals add up per-status counts.
+        let mut distinct: Vec<Status> = Vec::new();
+        for status in allowed {
+            if status != Status::Trash && !distinct.contains(&status) {
+                distinct.push(status);
+            }
+        }
+        StatusFilter {
+            allowed: distinct,
+            own_unpublished_only: !user.is_some_and(|user| user.can_edit_others()),
+            user: ctx.user_id(),
+        }
+    }
+
+    /// True when what the user sees does not depend on who wrote it.
+    pub fn author_blind(&self) -> bool {
+        !self.own_unpublished_only || self.allowed.iter().all(|status| *status == Status::Publish)
+    }
+
+    pub fn admits(&self, status: Status, author: Id) -> bool {
+        self.allowed.contains(&status)
+            && (status == Status::Publish || !self.own_unpublished_only || author == self.user)
+    }
+}
 
 /// A list answer as JSON text: `{"COLLECTION":[items…],"rest_url":…,"total":…,"total_pages":…}`,
 /// each item written by `item`.

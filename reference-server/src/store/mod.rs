@@ -11,23 +11,29 @@
 //! - `rec`: `Rec<T>`, a record and its revision.
 //! - `idmap`: records by post ID, as a vector; `idset`: sets of event IDs, as bitmaps.
 //! - `slugs`: slug owners and free suffixes per kind and language.
+//! - `sharded`: a hash map in shards, so that growing a big one never stalls a write.
 //! - `search`: the word index of event texts behind `search`.
 //! - `linked`: venues and organizers in list order, with counts.
 //! - `sets`: listed events as ID sets (by language and status, flags, passwords, date
 //!   windows), so lists filtered on set memberships count without reading events.
+//! - `timeline` (over `ranked`, sorted sets that count): listed events by local start per
+//!   offset and by UTC end, so a date window's total and a deep page's place are counted.
 
 mod idmap;
 mod idset;
 pub mod linked;
+pub mod ranked;
 mod rec;
 pub mod search;
 pub mod sets;
+mod sharded;
 mod slugs;
+pub mod timeline;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDateTime;
 use parking_lot::RwLock;
 
 pub use idmap::IdMap;
@@ -157,9 +163,6 @@ pub struct Changes {
 /// Events that last longer than this are also indexed by their end (see `Data::long_events`).
 pub const SHORT_EVENT: chrono::Duration = chrono::Duration::days(2);
 
-/// How many post statuses there are (the width of a day count).
-pub const STATUS_COUNT: usize = Status::ALL.len();
-
 /// Everything the server knows.
 #[derive(Default)]
 pub struct Data {
@@ -193,9 +196,9 @@ pub struct Data {
     image_urls: HashMap<Box<str>, Id>,
     /// The events' titles, excerpts and descriptions, by word.
     pub search: search::SearchIndex,
-    /// Listed (not hidden) events, counted per language, local start day and status: a list's
-    /// total over whole days is a sum of these, however many events the store holds.
-    pub day_counts: BTreeMap<(Lang, NaiveDate), [u32; STATUS_COUNT]>,
+    /// Listed (not hidden) events on a timeline that counts: a date window's total and the
+    /// place of a deep page, however many events the store holds.
+    pub timeline: timeline::Timeline,
     /// Listed featured and ticketed events, in the order of `events_by_start`: a list filtered
     /// on the flag walks these only.
     pub flagged: BTreeMap<(Flag, NaiveDateTime, Id), Listing>,
@@ -440,8 +443,8 @@ impl Data {
         }
     }
 
-    /// Adds an event to (or takes it from) the per-day counts, the flag indexes, the
-    /// long-event index and the ID sets.
+    /// Adds an event to (or takes it from) the timeline, the flag indexes, the long-event
+    /// index and the ID sets.
     fn count_listing(&mut self, event: &Event, add: bool) {
         if event.hide_from_listings {
             return;
@@ -465,13 +468,7 @@ impl Data {
                 self.long_events.remove(&(event.end_utc, id));
             }
         }
-        let key = (event.post.lang, event.start.date());
-        let counts = self.day_counts.entry(key).or_insert([0; STATUS_COUNT]);
-        let slot = &mut counts[event.post.status.index()];
-        *slot = if add { slot.saturating_add(1) } else { slot.saturating_sub(1) };
-        if counts.iter().all(|count| *count == 0) {
-            self.day_counts.remove(&key);
-        }
+        self.timeline.update(event, add);
     }
 
     /// Runs a bulk load (the seed of `--seed-events`).

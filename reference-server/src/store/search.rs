@@ -16,6 +16,7 @@ use std::hash::{Hash, Hasher};
 
 use roaring::RoaringBitmap;
 
+use super::sharded::ShardedMap;
 use crate::model::{Event, Id};
 
 /// The events that hold a token: one inline (most tokens of unique titles are in one event),
@@ -93,7 +94,7 @@ pub struct Matches {
 pub struct SearchIndex {
     tokens: Vec<Token>,
     /// The first token of each text hash (texts are kept once, in `tokens`).
-    heads: HashMap<u64, u32>,
+    heads: ShardedMap<u64, u32>,
     /// Token slots emptied, to be used again.
     free: Vec<u32>,
     /// Tokens by the trigrams of their bytes.
@@ -251,6 +252,16 @@ impl SearchIndex {
     }
 }
 
+/// Whether `text` contains `word` (already lowercase), without allocating for ASCII text: the
+/// plugin's search semantics, which the index answers for whole words and their parts.
+pub fn contains_ignoring_case(text: &str, word: &str) -> bool {
+    if text.is_ascii() && word.is_ascii() {
+        let (text, word) = (text.as_bytes(), word.as_bytes());
+        return word.is_empty() || text.windows(word.len()).any(|window| window.eq_ignore_ascii_case(word));
+    }
+    text.to_lowercase().contains(word)
+}
+
 /// An event's ID as the index keeps it.
 pub fn key(id: Id) -> Option<u32> {
     u32::try_from(id).ok()
@@ -259,7 +270,6 @@ pub fn key(id: Id) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::events::contains_ignoring_case;
     use crate::cost::StoredCost;
     use crate::dates::Zone;
     use crate::model::Post;

@@ -10,6 +10,7 @@
 //!   walking the window, then kept in step by every change like the others. The default
 //!   window of a list moves once a day, so a handful is enough; the oldest goes first.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -113,15 +114,21 @@ impl EventSets {
         }
     }
 
-    /// The listed events of this language in any of these statuses.
-    pub fn listed(&self, lang: Lang, statuses: &[Status]) -> RoaringBitmap {
+    /// The listed events of this language in any of these statuses: the kept set itself when
+    /// there is one status.
+    pub fn listed(&self, lang: Lang, statuses: &[Status]) -> Cow<'_, RoaringBitmap> {
+        if let [status] = statuses {
+            if let Some(set) = self.by_lang_status.get(&(lang, *status)) {
+                return Cow::Borrowed(set);
+            }
+        }
         let mut all = RoaringBitmap::new();
         for status in statuses {
             if let Some(set) = self.by_lang_status.get(&(lang, *status)) {
                 all |= set;
             }
         }
-        all
+        Cow::Owned(all)
     }
 
     pub fn flagged(&self, flag: Flag) -> &RoaringBitmap {

@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::sharded::ShardedMap;
 use super::{truncate_slug, SlugKind, MAX_SLUG};
 use crate::model::{Id, Lang};
 
@@ -19,7 +20,7 @@ pub struct Slugs {
 
 #[derive(Default)]
 struct Space {
-    owners: HashMap<Box<str>, Id>,
+    owners: ShardedMap<Box<str>, Id>,
     suffixes: HashMap<Box<str>, Suffixes>,
 }
 

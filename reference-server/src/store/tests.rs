@@ -6,6 +6,7 @@ use super::*;
 use crate::cost::StoredCost;
 use crate::dates::Zone;
 use crate::model::Post;
+use chrono::NaiveDate;
 
 struct Rng(u64);
 

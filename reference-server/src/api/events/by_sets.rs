@@ -9,11 +9,13 @@
 use chrono::NaiveDateTime;
 use roaring::RoaringBitmap;
 
-use super::{EventFilter, StatusFilter, Window};
+use super::counted::InWindow;
+use super::filter::EventFilter;
+use super::{StatusFilter, Window};
 use crate::access::{is_protected_for, Reveal};
 use crate::api::lists::Page;
 use crate::app::Ctx;
-use crate::model::Id;
+use crate::model::{Id, Status};
 use crate::store::{sets, Data, Flag};
 
 /// What reading one event (to sort by its start) costs, in steps of a walk of the index.
@@ -21,7 +23,7 @@ const LOOKUP_COST: u64 = 4;
 
 #[cfg(test)]
 thread_local! {
-    /// Set by tests to compare the answers with those of the walk.
+    /// Set by tests to compare the answers with those of the walk (the timeline's too).
     pub static DISABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// How many answers came from the sets (with a page read by sorting, and by walking).
     pub static USED: std::cell::Cell<[usize; 2]> = const { std::cell::Cell::new([0; 2]) };
@@ -45,16 +47,29 @@ pub(super) fn select(
         return None;
     }
     let hits = if filter.search.is_empty() { None } else { Some(filter.hits.as_ref()?) };
-    let mut members = data.sets.listed(ctx.lang, &statuses.allowed);
+    let in_window = data.window_set(window);
+    // The intersection of the sets that must hold an event, from the smallest: the big ones
+    // are read, not copied.
+    let listed = data.sets.listed(ctx.lang, &statuses.allowed);
+    let mut wanted_in: Vec<&RoaringBitmap> = vec![&in_window, &listed];
+    let mut wanted_out: Vec<&RoaringBitmap> = Vec::new();
     for (flag, wanted) in [(Flag::Featured, filter.featured), (Flag::Ticketed, filter.ticketed)] {
         match wanted {
-            Some(true) => members &= data.sets.flagged(flag),
-            Some(false) => members -= data.sets.flagged(flag),
+            Some(true) => wanted_in.push(data.sets.flagged(flag)),
+            Some(false) => wanted_out.push(data.sets.flagged(flag)),
             None => {}
         }
     }
     if let Some(hits) = hits {
-        members &= &hits.all;
+        wanted_in.push(&hits.all);
+    }
+    wanted_in.sort_by_cached_key(|set| set.len());
+    let mut members = wanted_in[0] & wanted_in[1];
+    for set in &wanted_in[2..] {
+        members &= *set;
+    }
+    for set in wanted_out {
+        members -= set;
     }
     // As `EventFilter::admits` decides: for a caller who may not read a protected event, a
     // filter on what its password hides selects nothing and a search matches its title only.
@@ -71,8 +86,6 @@ pub(super) fn select(
             }
         }
     }
-    let in_window = data.window_set(window);
-    members &= &*in_window;
     let total = members.len() as usize;
     if page.offset() >= total {
         return Some((Vec::new(), total));
@@ -92,8 +105,11 @@ pub(super) fn select(
         counts[usize::from(!by_sorting)] += 1;
         used.set(counts);
     });
-    let ordered =
-        if by_sorting { sorted(data, &members, wanted) } else { walked(data, &members, window, flag, wanted) };
+    let ordered = if by_sorting {
+        sorted(data, &members, wanted)
+    } else {
+        walked(ctx, data, &members, window, flag, &statuses.allowed, wanted)
+    };
     Some((ordered.into_iter().skip(page.offset()).collect(), total))
 }
 
@@ -113,9 +129,23 @@ fn sorted(data: &Data, members: &RoaringBitmap, wanted: usize) -> Vec<Id> {
     passing[..end].iter().map(|(_, id)| *id).collect()
 }
 
-/// The first `wanted` members in list order, by walking the start-order index (or the
-/// flag's, which holds the same order).
-fn walked(data: &Data, members: &RoaringBitmap, window: &Window, flag: Option<Flag>, wanted: usize) -> Vec<Id> {
+/// The first `wanted` members in list order, by walking the flag's index, or the window's
+/// events on the timeline, or else the start-order index.
+fn walked(
+    ctx: &Ctx,
+    data: &Data,
+    members: &RoaringBitmap,
+    window: &Window,
+    flag: Option<Flag>,
+    allowed: &[Status],
+    wanted: usize,
+) -> Vec<Id> {
+    let is_member = |id: &Id| sets::key(*id).is_some_and(|key| members.contains(key));
+    if flag.is_none() {
+        if let Some(in_window) = InWindow::of(data, ctx.lang, allowed, None, window) {
+            return in_window.walk_from((i64::MIN, 0)).filter(is_member).take(wanted).collect();
+        }
+    }
     let (from, last) = window.walk_bounds();
     let walk: Box<dyn Iterator<Item = (NaiveDateTime, Id)>> = match flag {
         Some(flag) => Box::new(
