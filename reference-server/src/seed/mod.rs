@@ -27,7 +27,7 @@ use crate::model::{Event, Id, Lang, Organizer, Post, Status, Taxonomy, Term, Ven
 use crate::store::{Data, SlugKind};
 use crate::text::sanitize_title;
 
-mod rng;
+pub(crate) mod rng;
 mod tables;
 
 use rng::Rng;

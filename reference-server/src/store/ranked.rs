@@ -181,17 +181,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n.max(1)
-        }
-    }
+    use crate::seed::rng::Rng;
 
     fn check(set: &RankedSet, model: &BTreeMap<(i64, u32), u32>, rng: &mut Rng) {
         assert_eq!(set.len(), model.len());

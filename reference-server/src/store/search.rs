@@ -273,17 +273,7 @@ mod tests {
     use crate::cost::StoredCost;
     use crate::dates::Zone;
     use crate::model::Post;
-
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n.max(1)
-        }
-    }
+    use crate::seed::rng::Rng;
 
     /// Pieces texts are made of: ASCII of both cases, HTML, punctuation, accents, a Greek
     /// capital sigma (lowercased by its context), the Kelvin sign (lowercased to ASCII `k`),

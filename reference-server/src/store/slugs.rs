@@ -163,6 +163,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use crate::seed::rng::Rng;
 
     /// The CMS's way, probing one suffix after the other.
     fn probing(owners: &BTreeMap<String, Id>, wanted: &str, own: Option<Id>, taken: &dyn Fn(&str) -> bool) -> String {
@@ -184,16 +185,6 @@ mod tests {
             })
             .find(|slug| free(slug))
             .unwrap_or_default()
-    }
-
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
     }
 
     /// Random takes and frees of plain and suffixed slugs (short bases and bases long enough

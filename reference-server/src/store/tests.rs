@@ -6,22 +6,8 @@ use super::*;
 use crate::cost::StoredCost;
 use crate::dates::Zone;
 use crate::model::Post;
+use crate::seed::rng::Rng;
 use chrono::NaiveDate;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
 
 fn at(day: u32) -> NaiveDateTime {
     NaiveDate::from_ymd_opt(2027, 1, 1 + day % 28).and_then(|d| d.and_hms_opt(19, 0, 0)).expect("a date")
@@ -180,14 +166,14 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
                     next_id += 1;
                     next_id
                 } else {
-                    rng.pick(&terms)
+                    *rng.pick(&terms)
                 };
                 let taxonomy = if rng.below(3) == 0 { Taxonomy::Tag } else { Taxonomy::Category };
-                let parent = if terms.is_empty() || rng.below(3) == 0 { 0 } else { rng.pick(&terms) };
-                data.put_term(term(id, taxonomy, rng.pick(&names), parent));
+                let parent = if terms.is_empty() || rng.below(3) == 0 { 0 } else { *rng.pick(&terms) };
+                data.put_term(term(id, taxonomy, *rng.pick(&names), parent));
             }
             2 if !terms.is_empty() => {
-                data.delete_term(rng.pick(&terms));
+                data.delete_term(*rng.pick(&terms));
             }
             // A new event or a change of status, terms or day.
             3..=8 => {
@@ -195,25 +181,25 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
                     next_id += 1;
                     next_id
                 } else {
-                    rng.pick(&events)
+                    *rng.pick(&events)
                 };
                 let mut pick_terms = || -> Vec<Id> {
                     if terms.is_empty() {
                         return vec![];
                     }
-                    let mut ids: Vec<Id> = (0..rng.below(3)).map(|_| rng.pick(&terms)).collect();
+                    let mut ids: Vec<Id> = (0..rng.below(3)).map(|_| *rng.pick(&terms)).collect();
                     ids.dedup();
                     ids
                 };
                 let (categories, tags) = (pick_terms(), pick_terms());
-                let status = rng.pick(&statuses);
+                let status = *rng.pick(&statuses);
                 data.put_event(event(id, status, categories, tags, rng.below(28) as u32));
             }
             _ => {
                 next_id += 1;
-                let (status, lang) = (rng.pick(&statuses), rng.pick(&[Lang::En, Lang::En, Lang::Fr]));
+                let (status, lang) = (*rng.pick(&statuses), *rng.pick(&[Lang::En, Lang::En, Lang::Fr]));
                 let mut venue = Venue {
-                    post: post(next_id, rng.pick(&["Hall", " hall", "Club", "Bar"]), status, lang),
+                    post: post(next_id, *rng.pick(&["Hall", " hall", "Club", "Bar"]), status, lang),
                     address: Box::from(""),
                     city: Box::from(""),
                     country: Box::from(""),
@@ -229,7 +215,7 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
                 };
                 let venues: Vec<Id> = data.venues.keys().copied().collect();
                 if !venues.is_empty() && rng.below(2) == 0 {
-                    venue.post.id = rng.pick(&venues);
+                    venue.post.id = *rng.pick(&venues);
                 }
                 // Venues published at the same instant are ordered by ID.
                 venue.post.date = at(rng.below(5) as u32);

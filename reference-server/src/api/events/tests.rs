@@ -10,18 +10,8 @@ use super::Window;
 use crate::cost::StoredCost;
 use crate::dates::Zone;
 use crate::model::{Event, Id, Lang, Post, Status};
+use crate::seed::rng::Rng;
 use crate::store::{Data, Flag};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
-}
 
 fn base() -> NaiveDateTime {
     NaiveDate::from_ymd_opt(2027, 1, 1).and_then(|d| d.and_hms_opt(0, 0, 0)).expect("a date")
