@@ -170,7 +170,7 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
                 };
                 let taxonomy = if rng.below(3) == 0 { Taxonomy::Tag } else { Taxonomy::Category };
                 let parent = if terms.is_empty() || rng.below(3) == 0 { 0 } else { *rng.pick(&terms) };
-                data.put_term(term(id, taxonomy, *rng.pick(&names), parent));
+                data.put_term(term(id, taxonomy, rng.pick::<&str>(&names), parent));
             }
             2 if !terms.is_empty() => {
                 data.delete_term(*rng.pick(&terms));
@@ -199,7 +199,7 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
                 next_id += 1;
                 let (status, lang) = (*rng.pick(&statuses), *rng.pick(&[Lang::En, Lang::En, Lang::Fr]));
                 let mut venue = Venue {
-                    post: post(next_id, *rng.pick(&["Hall", " hall", "Club", "Bar"]), status, lang),
+                    post: post(next_id, rng.pick::<&str>(&["Hall", " hall", "Club", "Bar"]), status, lang),
                     address: Box::from(""),
                     city: Box::from(""),
                     country: Box::from(""),
