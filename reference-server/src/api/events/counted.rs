@@ -107,8 +107,10 @@ struct Group<'t> {
 /// The listed events of a plain window, on the timeline.
 pub struct InWindow<'d> {
     data: &'d Data,
-    /// The window's end, as given and in whole seconds.
+    /// The window's bounds, as given and in whole seconds (see `plain`).
+    a: NaiveDateTime,
     b: NaiveDateTime,
+    from: i64,
     until: i64,
     groups: Vec<Group<'d>>,
     /// The lowest offset of the groups.
@@ -124,7 +126,7 @@ impl<'d> InWindow<'d> {
         flag: Option<Flag>,
         window: &Window,
     ) -> Option<InWindow<'d>> {
-        let (_, b, from, until) = plain(data, window)?;
+        let (a, b, from, until) = plain(data, window)?;
         let groups: Vec<Group> = data
             .timeline
             .offsets(lang, allowed, flag)
@@ -135,7 +137,7 @@ impl<'d> InWindow<'d> {
             })
             .collect();
         let lowest = groups.iter().map(|group| group.offset).min().unwrap_or(0);
-        Some(InWindow { data, b, until, groups, lowest })
+        Some(InWindow { data, a, b, from, until, groups, lowest })
     }
 
     /// The events in list order from `key` (local start and ID) on.
@@ -189,8 +191,8 @@ impl Iterator for InOrder<'_> {
 /// The IDs of the page of a plain window (`per_page` events after the first `offset`), in
 /// list order; `None` as for [`counted_total`].
 pub fn page(data: &Data, selection: &Selection, window: &Window, offset: usize, per_page: usize) -> Option<Vec<Id>> {
-    let (a, b, from, until) = plain(data, window)?;
     let in_window = InWindow::of(data, selection.lang, selection.allowed, selection.flag, window)?;
+    let (a, b, from, until) = (in_window.a, in_window.b, in_window.from, in_window.until);
     if in_window.groups.is_empty() {
         return Some(Vec::new());
     }

@@ -190,16 +190,7 @@ impl<'a> EventFilter<'a> {
 
     /// True when no filter looks at the event record itself.
     pub(super) fn is_trivial(&self) -> bool {
-        self.search.is_empty()
-            && self.categories.is_none()
-            && self.tags.is_none()
-            && self.venues.is_none()
-            && self.organizers.is_none()
-            && self.featured.is_none()
-            && self.parent.is_none()
-            && self.geoloc.is_none()
-            && self.near.is_none()
-            && self.ticketed.is_none()
+        self.search.is_empty() && self.featured.is_none() && self.ticketed.is_none() && self.no_linked_or_place_filter()
     }
 
     /// True when a filter looks at what a password hides (links, flags; `search` is apart:
