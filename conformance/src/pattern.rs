@@ -455,3 +455,11 @@ fn matcher_json(m: &Matcher) -> (&'static str, Value) {
 pub fn describe(pat: &Pat) -> String {
     crate::show::compact(&to_json(pat))
 }
+
+/// The class a `status` written as `2xx` … `5xx` stands for: its first digit.
+pub fn status_class(text: &str) -> Option<u16> {
+    match text.as_bytes() {
+        [d @ b'1'..=b'5', b'x', b'x'] => Some(u16::from(d - b'0')),
+        _ => None,
+    }
+}

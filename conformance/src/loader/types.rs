@@ -3,7 +3,7 @@
 //! the case file (`status: "200"`, `X-Total: 3`), reported before anything runs.
 
 use crate::node::{Issue, Node, NodeKind};
-use crate::pattern::is_matcher_key;
+use crate::pattern::{is_matcher_key, status_class};
 
 /// What a pattern is compared with.
 #[derive(Clone, Copy, PartialEq)]
@@ -28,12 +28,15 @@ pub fn header(node: &Node) -> Vec<Issue> {
 
 fn check(node: &Node, kind: Kind, out: &mut Vec<Issue>) {
     let what = match kind {
-        Kind::Status => "`status` is a number, such as 200, or a matcher such as `{$in: [200, 201]}`",
+        Kind::Status => {
+            "`status` is a number, such as 200, a class such as `2xx`, or a matcher such as `{$in: [200, 201]}`"
+        }
         Kind::Header => "a header value is text, such as \"3\", or a matcher such as `{$regex: ^3$}`",
     };
     match (&node.kind, kind) {
         (NodeKind::Str(t), _) if t.single_expr().is_some() => {}
         (NodeKind::Number(n), Kind::Status) if n.is_u64() => {}
+        (NodeKind::Str(t), Kind::Status) if t.is_literal() && status_class(&t.source).is_some() => {}
         (NodeKind::Str(_), Kind::Header) => {}
         (NodeKind::Str(t), Kind::Status) if t.source.trim().parse::<u16>().is_ok() => {
             out.push(Issue::new(node.at, format!("{what}: write {} without quotes", t.source.trim())));
@@ -97,15 +100,15 @@ mod tests {
     #[test]
     fn a_status_is_a_number() {
         for good in
-            ["200", "\"{{code}}\"", "{$in: [200, 201]}", "{$gte: 400, $lt: 500}", "{$not: 404}", "{$type: integer}"]
+            ["200", "2xx", "4xx", "\"{{code}}\"", "{$in: [200, 201]}", "{$gte: 400, $lt: 500}", "{$not: 404}", "{$type: integer}"]
         {
             assert!(messages(status, good).is_empty(), "{good}");
         }
         assert_eq!(
             messages(status, "\"200\""),
-            ["`status` is a number, such as 200, or a matcher such as `{$in: [200, 201]}`: write 200 without quotes"]
+            ["`status` is a number, such as 200, a class such as `2xx`, or a matcher such as `{$in: [200, 201]}`: write 200 without quotes"]
         );
-        for bad in ["ok", "[200]", "{$in: [\"200\"]}", "{$regex: ^2}", "{$type: string}", "true"] {
+        for bad in ["ok", "2XX", "6xx", "20x", "[200]", "{$in: [\"200\"]}", "{$regex: ^2}", "{$type: string}", "true"] {
             assert_eq!(messages(status, bad).len(), 1, "{bad}");
         }
     }

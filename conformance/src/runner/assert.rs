@@ -11,7 +11,7 @@ use crate::matcher::{compare, expected_view, path_key, Mismatch};
 use crate::model::{Capture, Step};
 use crate::node::{Node, NodeKind};
 use crate::outcome::StepError;
-use crate::pattern::{self, Matcher, Pat};
+use crate::pattern::{self, status_class, Matcher, Pat};
 use crate::show::excerpt;
 use crate::yaml::Pos;
 
@@ -65,8 +65,10 @@ pub fn check(step: &Step, env: &Env, answer: &Answer) -> Checked {
 
 fn status_and_headers(step: &Step, env: &Env, answer: &Answer, out: &mut Vec<Mismatch>) -> Result<(), StepError> {
     if let Some(node) = &step.expect.status {
-        let pat = build(node, env)?;
-        let mut found = compare(&pat, Some(&Value::from(answer.status)), "status");
+        let mut found = match status_class_of(node) {
+            Some(class) => class_mismatch(class, answer.status),
+            None => compare(&build(node, env)?, Some(&Value::from(answer.status)), "status"),
+        };
         // A refusal says why in its body: show the error code and message beside the status.
         if let Some(why) = error_code(answer) {
             found.iter_mut().for_each(|m| m.actual = format!("{} ({why})", m.actual));
@@ -80,6 +82,22 @@ fn status_and_headers(step: &Step, env: &Env, answer: &Answer, out: &mut Vec<Mis
         out.extend(at(compare(&pat, actual.as_ref(), &format!("header {name}")), node.at));
     }
     Ok(())
+}
+
+/// The class of a `status: 2xx` expectation.
+fn status_class_of(node: &Node) -> Option<u16> {
+    match &node.kind {
+        NodeKind::Str(t) if t.is_literal() => status_class(&t.source),
+        _ => None,
+    }
+}
+
+/// A status outside its expected class (`2` for `2xx`).
+fn class_mismatch(class: u16, status: u16) -> Vec<Mismatch> {
+    if status / 100 == class {
+        return Vec::new();
+    }
+    vec![Mismatch { path: "status".into(), expected: format!("a {class}xx status"), actual: status.to_string(), at: Pos::NONE }]
 }
 
 /// `code rest_invalid_param: Invalid parameter(s): start_date`, from an error body.
@@ -236,5 +254,22 @@ mod tests {
             utf8_error: None,
         };
         assert_eq!(error_code(&answer).unwrap(), "code rest_invalid_param: Invalid parameter(s): start_date");
+    }
+
+    #[test]
+    fn a_status_class_holds_every_status_of_its_hundred() {
+        let node = Node::parse_str("2xx");
+        assert_eq!(status_class_of(&node), Some(2));
+        for ok in [200, 201, 204, 299] {
+            assert!(class_mismatch(2, ok).is_empty(), "{ok}");
+        }
+        for bad in [199, 300, 404, 500] {
+            let found = class_mismatch(2, bad);
+            assert_eq!(found.len(), 1, "{bad}");
+            assert_eq!(found[0].expected, "a 2xx status");
+        }
+        assert_eq!(class_mismatch(4, 422).len(), 0);
+        assert_eq!(class_mismatch(4, 500).len(), 1);
+        assert_eq!(status_class_of(&Node::parse_str("200")), None);
     }
 }
