@@ -2,11 +2,16 @@
 //! (docs/case-format.md, "Levels"): a `must` case cites the interface document and no decision,
 //! a `should` case cites what real sites do (an `S` section of docs/behaviour.md) and no
 //! decision, a `may` case cites a decision of the reference server (a `D` section).
+//!
+//! And a `must` step asserts only what the interface document states (docs/case-format.md,
+//! "What a must step may assert"): a status class (`2xx`, `4xx`), never one status; no header;
+//! no error `code`, `message` or `data`; no list `total`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use conformance::model::{Case, Level, Loaded};
+use conformance::model::{Capture, Case, Level, Loaded, Step};
+use conformance::node::{Node, NodeKind};
 
 /// The sections of the interface document (it is not part of the project, so its list is here).
 const INTERFACE: &[&str] =
@@ -78,6 +83,75 @@ fn problems(case: &Case, behaviour: &BTreeSet<String>) -> Vec<String> {
     out
 }
 
+/// Keys that a must step's body patterns may not name: the error payload and the list totals,
+/// which the interface document leaves to each implementation (its sections 2, 4 and 7).
+const BEYOND_THE_DOCUMENT: &[&str] = &["code", "message", "data", "total", "total_pages"];
+
+/// What one must case asserts beyond the interface document, step by step.
+fn must_overreach(case: &Case) -> Vec<String> {
+    if case.level != Level::Must {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let steps = case.steps.iter().map(|s| ("step", s)).chain(case.cleanup.iter().map(|s| ("cleanup step", s)));
+    for (n, (kind, step)) in steps.enumerate() {
+        for problem in step_overreach(case, step) {
+            out.push(format!("{kind} {} ({}): {problem}", n + 1, step.request.method));
+        }
+    }
+    out
+}
+
+fn step_overreach(case: &Case, step: &Step) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(status) = &step.expect.status {
+        if !matches!(&status.kind, NodeKind::Str(t) if t.source == "2xx" || t.source == "4xx") {
+            out.push(format!("asserts an exact status at line {} (write 2xx or 4xx)", status.at.line));
+        }
+    }
+    for (name, _) in &step.expect.headers {
+        out.push(format!("asserts the header {name}"));
+    }
+    for (name, capture) in &step.capture {
+        if let Capture::Header(header) = capture {
+            out.push(format!("captures `{name}` from the header {header}"));
+        }
+    }
+    let mut keys = Vec::new();
+    if let Some(json) = &step.expect.json {
+        keys_of(case, json, &mut keys, 0);
+    }
+    for (path, node) in &step.expect.paths {
+        let words: Vec<&str> = path.source.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
+        keys.extend(words.into_iter().filter(|w| BEYOND_THE_DOCUMENT.contains(w)).map(str::to_string));
+        keys_of(case, node, &mut keys, 0);
+    }
+    out.extend(keys.into_iter().map(|k| format!("asserts `{k}`, which the interface document does not name")));
+    out
+}
+
+/// The keys of a pattern that the document does not name, following `{{var}}` into the case's vars.
+fn keys_of(case: &Case, node: &Node, out: &mut Vec<String>, depth: usize) {
+    match &node.kind {
+        NodeKind::Object(entries) => {
+            for (key, value) in entries {
+                if BEYOND_THE_DOCUMENT.contains(&key.text.as_str()) {
+                    out.push(key.text.clone());
+                }
+                keys_of(case, value, out, depth);
+            }
+        }
+        NodeKind::Array(items) => items.iter().for_each(|item| keys_of(case, item, out, depth)),
+        NodeKind::Str(t) if depth < 8 => {
+            let var = t.single_expr().and_then(|e| e.variable());
+            if let Some((_, value)) = case.vars.iter().find(|(name, _)| Some(name.as_str()) == var) {
+                keys_of(case, value, out, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn cases_of(loaded: Vec<Loaded>) -> Vec<Case> {
     let mut cases = Vec::new();
     for file in loaded {
@@ -102,6 +176,61 @@ fn every_case_cites_existing_sections_that_agree_with_its_level() {
         }
     }
     assert!(report.is_empty(), "{} problem(s):\n{}", report.len(), report.join("\n"));
+}
+
+#[test]
+fn every_must_step_asserts_only_what_the_document_states() {
+    let cases = cases_of(conformance::loader::load_dir(&root().join("cases")).expect("cases/"));
+    let musts = cases.iter().filter(|c| c.level == Level::Must).count();
+    assert!(musts > 80, "only {musts} must cases found");
+    let report: Vec<String> = cases
+        .iter()
+        .flat_map(|case| must_overreach(case).into_iter().map(move |p| format!("{} ({}): {p}", case.name, case.file)))
+        .collect();
+    assert!(report.is_empty(), "{} must step(s) assert more than the document:\n{}", report.len(), report.join("\n"));
+}
+
+#[test]
+fn the_must_rule_catches_each_kind_of_overreach() {
+    let source = r#"
+level: must
+vars:
+  refusal: {code: rest_invalid_param}
+cases:
+  - {name: fine, steps: [{request: {path: /}, expect: {status: 2xx, json: {id: 1, events: []}}},
+                         {request: {path: /x}, expect: {status: 4xx}}]}
+  - {name: exact success, steps: [{request: {path: /}, expect: {status: 201}}]}
+  - {name: set of statuses, steps: [{request: {path: /}, expect: {status: {$in: [200, 201]}}}]}
+  - {name: exact refusal, steps: [{request: {path: /}, expect: {status: 400}}]}
+  - {name: error code, steps: [{request: {path: /}, expect: {status: 4xx, json: {code: x}}}]}
+  - {name: error message deep, steps: [{request: {path: /}, expect: {json: {data: {params: {}}}}}]}
+  - {name: code through a var, steps: [{request: {path: /}, expect: {json: "{{refusal}}"}}]}
+  - {name: a header, steps: [{request: {path: /}, expect: {headers: {X-WP-Total: "1"}}}]}
+  - {name: a total, steps: [{request: {path: /}, expect: {json: {events: [], total: 0}}}]}
+  - {name: a path to the code, steps: [{request: {path: /}, expect: {paths: {"$.code": x}}}]}
+  - {name: a header capture, steps: [{request: {path: /}, capture: {where: "header:Location"}}]}
+  - {name: in cleanup, steps: [{request: {path: /}}], cleanup: [{request: {path: /}, expect: {status: 200}}]}
+  - {name: should may, level: should, spec: ["S1"], steps: [{request: {path: /}, expect: {status: 400, json: {code: x}}}]}
+"#;
+    let cases = cases_of(vec![conformance::loader::load_source("t", "t.yaml", source)]);
+    let flagged: Vec<&str> =
+        cases.iter().filter(|c| !must_overreach(c).is_empty()).map(|c| c.name.trim_start_matches("t::")).collect();
+    assert_eq!(
+        flagged,
+        [
+            "exact success",
+            "set of statuses",
+            "exact refusal",
+            "error code",
+            "error message deep",
+            "code through a var",
+            "a header",
+            "a total",
+            "a path to the code",
+            "a header capture",
+            "in cleanup",
+        ]
+    );
 }
 
 #[test]

@@ -99,9 +99,16 @@ mod tests {
 
     #[test]
     fn a_status_is_a_number() {
-        for good in
-            ["200", "2xx", "4xx", "\"{{code}}\"", "{$in: [200, 201]}", "{$gte: 400, $lt: 500}", "{$not: 404}", "{$type: integer}"]
-        {
+        for good in [
+            "200",
+            "2xx",
+            "4xx",
+            "\"{{code}}\"",
+            "{$in: [200, 201]}",
+            "{$gte: 400, $lt: 500}",
+            "{$not: 404}",
+            "{$type: integer}",
+        ] {
             assert!(messages(status, good).is_empty(), "{good}");
         }
         assert_eq!(

@@ -97,7 +97,12 @@ fn class_mismatch(class: u16, status: u16) -> Vec<Mismatch> {
     if status / 100 == class {
         return Vec::new();
     }
-    vec![Mismatch { path: "status".into(), expected: format!("a {class}xx status"), actual: status.to_string(), at: Pos::NONE }]
+    vec![Mismatch {
+        path: "status".into(),
+        expected: format!("a {class}xx status"),
+        actual: status.to_string(),
+        at: Pos::NONE,
+    }]
 }
 
 /// `code rest_invalid_param: Invalid parameter(s): start_date`, from an error body.
