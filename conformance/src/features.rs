@@ -43,6 +43,12 @@ pub const FEATURES: &[Feature] = &[
         switchable: false,
     },
     Feature {
+        name: "large-store",
+        description: "takes hundreds of events in one run: cases that store more than 512 events on one day \
+                      (a slow site skips them with --without large-store)",
+        switchable: false,
+    },
+    Feature {
         name: "languages",
         description: "a translation plugin is active: the language parameter scopes lists and by-slug lookups, \
                       items keep the language they were created in, and /{lang}{root}/{ns} serves the API",

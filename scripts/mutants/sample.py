@@ -3,8 +3,9 @@
 
     sample.py sample ALL.json SEED SIZE FROM TO OUT_DIR
         ALL.json: `cargo mutants --list --json --package reference-server`.
-        Keeps the mutants whose file is in the population (api/, validate, store, views, auth,
-        http), orders them by SHA-256("SEED:NAME") (NAME as `--list` shows it, with line and
+        Keeps the mutants whose file is in the population (every .rs file under
+        reference-server/src, less EXCLUDED; each exclusion must name a file or folder that
+        exists, else the script stops), orders them by SHA-256("SEED:NAME") (NAME as `--list` shows it, with line and
         column), and keeps the first SIZE: the sample, written to OUT_DIR/sample.txt one name a
         line in that order. The names at positions FROM..TO (1-based, inclusive) go to
         OUT_DIR/part.txt, and OUT_DIR/sample.toml selects them for `cargo mutants --config`:
@@ -19,11 +20,41 @@ Standard library only.
 import hashlib
 import json
 import os
-import re
 import sys
 
-# The population: the files of the server that the suite is meant to pin down.
-POPULATION = re.compile(r"^reference-server/src/(api/.*|validate\.rs|store\.rs|views\.rs|auth\.rs|http\.rs)$")
+# The population: every source file of the server, found in the tree (not listed here, so that a
+# file or folder split in two stays in it), less these, which the suite cannot reach by design.
+SOURCE = "reference-server/src"
+EXCLUDED = {
+    # the hooks of `cargo bench`, called by no request
+    "reference-server/src/bench.rs": "benchmark hooks",
+    # the benchmark calendar of --seed-events N, never built by the suite
+    "reference-server/src/seed": "benchmark seeding",
+    # the command line: the suite starts the server in-process
+    "reference-server/src/main.rs": "command line",
+    # helpers for the date code's unit tests
+    "reference-server/src/dates/test_support.rs": "test helpers",
+}
+
+
+def population_files(root):
+    """The .rs files under SOURCE (relative to root, with /), less EXCLUDED; an exclusion that
+    names nothing is an error, so that the list cannot go stale silently."""
+    missing = [path for path in EXCLUDED if not os.path.exists(os.path.join(root, path))]
+    if missing:
+        sys.exit("sample.py: EXCLUDED names what does not exist: %s" % ", ".join(sorted(missing)))
+    files = set()
+    for folder, _dirs, names in os.walk(os.path.join(root, SOURCE)):
+        for name in names:
+            if name.endswith(".rs"):
+                path = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                if not any(path == ex or path.startswith(ex + "/") for ex in EXCLUDED):
+                    files.add(path)
+    return files
+
+
+def repo_root():
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 # What regex-syntax treats as meta characters: each is escaped with a backslash.
 META = set("\\.+*?()|[]{}^$#&-~")
@@ -40,7 +71,8 @@ def key(seed, name):
 def sample(all_json, seed, size, first, last, out_dir):
     with open(all_json, encoding="utf-8") as f:
         mutants = json.load(f)
-    population = sorted({m["name"] for m in mutants if POPULATION.match(m["file"])})
+    files = population_files(repo_root())
+    population = sorted({m["name"] for m in mutants if m["file"] in files})
     chosen = sorted(population, key=lambda name: key(seed, name))[:size]
     part = chosen[first - 1:last]
     write_lines(os.path.join(out_dir, "sample.txt"), chosen)
