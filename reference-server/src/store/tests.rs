@@ -228,3 +228,30 @@ fn counts_names_titles_and_trees_stay_right_through_every_write() {
     }
     check(&data);
 }
+
+/// The sample media library's copies keep the image's proportions, as the CMS makes them: a
+/// medium copy 300 wide and as high as the ratio gives, a square thumbnail. (The sample images
+/// are the reference server's own data, not the interface, so no case checks them; this does.)
+#[test]
+fn the_sample_images_copies_keep_their_proportions() {
+    let data = Data::fresh_site("http://site.test");
+    assert_eq!(data.images.len(), 2);
+    for image in data.images.values() {
+        let meta = image.meta.as_ref().expect("sample images have their sizes");
+        assert!(meta.width > 0 && meta.height > 0 && meta.filesize > 0);
+        for size in &meta.sizes {
+            assert!(size.height > 0 && size.width > 0 && size.filesize > 0, "{}: {:?}", image.url, size.name);
+            assert!(size.url.ends_with(&format!("-{}x{}.png", size.width, size.height)), "{}", size.url);
+            match size.name {
+                "medium" => {
+                    assert_eq!(size.width, 300);
+                    assert_eq!(size.height, 300 * meta.height / meta.width, "{}", image.url);
+                }
+                "thumbnail" => assert_eq!((size.width, size.height), (150, 150)),
+                other => panic!("unexpected copy {other}"),
+            }
+        }
+        let medium = meta.sizes.iter().any(|s| s.name == "medium");
+        assert_eq!(medium, meta.width > 300, "a medium copy only for images wider than it: {}", image.url);
+    }
+}
