@@ -21,7 +21,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use crate::model::Id;
-use crate::store::Rev;
+use crate::model::Rev;
 
 /// The budget of the cache, in bytes of fragments (plus a fixed cost per entry).
 pub const DEFAULT_BUDGET: usize = 32 * 1024 * 1024;

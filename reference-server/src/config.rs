@@ -101,6 +101,18 @@ impl Default for Features {
 }
 
 impl Features {
+    /// Whether the server has the optional feature a parameter or field names (`geoloc`,
+    /// `tickets`); every other name is always on.
+    pub fn on(&self, name: &str) -> bool {
+        match name {
+            "geoloc" => self.geoloc,
+            "tickets" => self.tickets,
+            _ => true,
+        }
+    }
+}
+
+impl Features {
     /// Applies a `--without geoloc,tickets` list.
     pub fn without(mut self, list: &str) -> Result<Features, String> {
         for name in list.split(',').map(str::trim).filter(|name| !name.is_empty()) {

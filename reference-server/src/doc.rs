@@ -15,7 +15,6 @@ mod schemas;
 
 use serde_json::{json, Map, Value};
 
-use crate::api::feature_on;
 use crate::app::Ctx;
 use crate::dates::format_wp;
 use crate::interface::{
@@ -29,7 +28,7 @@ pub fn route_args(ctx: &Ctx, route: &Route, method: Method) -> Vec<Arg> {
     route
         .args(method)
         .into_iter()
-        .filter(|spec| spec.feature.is_none_or(|name| feature_on(ctx, name) || method == Method::Get))
+        .filter(|spec| spec.feature.is_none_or(|name| ctx.app.config.features.on(name) || method == Method::Get))
         .collect()
 }
 

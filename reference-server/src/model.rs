@@ -11,6 +11,12 @@ use crate::dates::Zone;
 /// Post and term IDs.
 pub type Id = u64;
 
+/// A stored record's revision (`store::Rec`): unique in the process, across every store and
+/// every version of one. A store can be replaced whole under the same render cache (an admin
+/// reset, which also gives IDs out again from the start), so a count per store would not do.
+/// It lives here, below both the store and the render cache, which keys on it.
+pub type Rev = u64;
+
 /// The four languages of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Lang {

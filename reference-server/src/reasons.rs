@@ -19,7 +19,7 @@ pub fn permission(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<
         return format!("anonymous requests may not {verb} {}: log in", plural(route.resource));
     };
     let who = user.role.name();
-    match target.and_then(|id| crate::api::post_of(data, id)) {
+    match target.and_then(|id| data.post(id)) {
         Some(post) if !route.resource.is_term() => {
             let author =
                 ctx.app.users.get(post.author).map_or_else(|| format!("user {}", post.author), |u| u.name.clone());

@@ -454,12 +454,7 @@ fn link_entries(ctx: &Ctx, data: &Data, value: &Value, kind: PostKind) -> Option
 
 /// Whether the server has the feature a write field needs (`geoloc`, `tickets`).
 fn feature_on(ctx: &Ctx, spec: &Arg) -> bool {
-    let features = ctx.app.config.features;
-    match spec.feature {
-        Some("geoloc") => features.geoloc,
-        Some("tickets") => features.tickets,
-        _ => true,
-    }
+    spec.feature.is_none_or(|name| ctx.app.config.features.on(name))
 }
 
 #[cfg(test)]

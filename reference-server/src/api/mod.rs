@@ -12,7 +12,7 @@ use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{Method, Op, Resource, Route, Target};
-use crate::model::{Id, Post, PostKind};
+use crate::model::{Id, PostKind};
 use crate::store::{Data, SlugKind};
 use crate::validate::{validate, Args};
 
@@ -44,22 +44,13 @@ pub fn validated(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Args
         .args(request.method)
         .into_iter()
         .filter(|spec| !(spec.required && Some(spec.name) == path_arg))
-        .filter(|spec| spec.feature.is_none_or(|name| feature_on(ctx, name) || !is_write(request.method)))
+        .filter(|spec| spec.feature.is_none_or(|name| ctx.app.config.features.on(name) || !is_write(request.method)))
         .collect();
     validate(ctx, data, request.route.resource, &specs, &params)
 }
 
 fn is_write(method: Method) -> bool {
     method != Method::Get
-}
-
-pub fn feature_on(ctx: &Ctx, name: &str) -> bool {
-    let features = ctx.app.config.features;
-    match name {
-        "geoloc" => features.geoloc,
-        "tickets" => features.tickets,
-        _ => true,
-    }
 }
 
 /// The post kind behind a post resource.
@@ -114,16 +105,6 @@ pub fn target_post(ctx: &Ctx, data: &Data, route: &Route, var: Option<&str>) -> 
     }
 }
 
-/// The common parts of a post, found by ID and kind.
-pub fn post_of(data: &Data, id: Id) -> Option<&Post> {
-    match data.kind(id)? {
-        PostKind::Event => data.events.get(&id).map(|e| &e.post),
-        PostKind::Venue => data.venues.get(&id).map(|v| &v.post),
-        PostKind::Organizer => data.organizers.get(&id).map(|o| &o.post),
-        PostKind::Image | PostKind::Page => None,
-    }
-}
-
 /// Whether the user may perform `op` on the route (and, for single routes, on its target).
 pub fn may(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<Id>) -> bool {
     let Some(user) = ctx.user else {
@@ -135,7 +116,7 @@ pub fn may(ctx: &Ctx, data: &Data, route: &Route, op: Op, target: Option<Id>) ->
         (Resource::Tags, _) => user.can_manage_tags(),
         (_, Op::Create) => user.can_edit_posts(),
         // A trashed item keeps the rights of the status it had before (S7).
-        (_, Op::Update | Op::Delete) => match target.and_then(|id| post_of(data, id)) {
+        (_, Op::Update | Op::Delete) => match target.and_then(|id| data.post(id)) {
             Some(post) => user.can_edit_post(post.author, post.rights_status().visibility()),
             None => user.can_edit_posts(),
         },

@@ -1,6 +1,7 @@
 //! Dates as the API writes them: `YYYY-MM-DD HH:MM:SS`, `*_details` objects, ISO 8601 with
 //! offset, and the bounds of a day.
 
+use super::offset::format_offset;
 use super::zone::Zone;
 use chrono::{Datelike, NaiveDateTime, NaiveTime, Timelike};
 
@@ -38,20 +39,6 @@ pub fn start_of_day(dt: NaiveDateTime) -> NaiveDateTime {
 /// End of the local day: 23:59:59.
 pub fn end_of_day(dt: NaiveDateTime) -> NaiveDateTime {
     NaiveTime::from_hms_opt(23, 59, 59).map_or(dt, |t| dt.date().and_time(t))
-}
-
-/// `+01:00` (with colon) or `+05` / `+0530` (abbreviation style).
-pub(super) fn format_offset(seconds: i32, with_colon: bool) -> String {
-    let sign = if seconds < 0 { '-' } else { '+' };
-    let abs = seconds.unsigned_abs();
-    let (hours, minutes) = (abs / 3600, abs % 3600 / 60);
-    if with_colon {
-        format!("{sign}{hours:02}:{minutes:02}")
-    } else if minutes == 0 {
-        format!("{sign}{hours:02}")
-    } else {
-        format!("{sign}{hours:02}{minutes:02}")
-    }
 }
 
 #[cfg(test)]

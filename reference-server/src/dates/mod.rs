@@ -18,6 +18,7 @@
 //!
 //! # Layout
 //! `zone` (time zones), `format` (how the API writes dates), `parse` (the entry point), with
+//! `offset` (how a UTC offset is written, for both `zone` and `format`),
 //! `numeric` and `natural` for the two families of forms, `cursor` (reading bytes) and `arith`
 //! (checked arithmetic, the year range).
 
@@ -26,6 +27,7 @@ mod cursor;
 mod format;
 mod natural;
 mod numeric;
+mod offset;
 mod parse;
 #[cfg(test)]
 mod test_support;

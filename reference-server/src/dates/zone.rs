@@ -1,7 +1,7 @@
 //! Time zones: IANA names and fixed offsets, local wall time to UTC and back, abbreviations.
 
 use super::arith::{all_digits, shift};
-use super::format::format_offset;
+use super::offset::format_offset;
 use chrono::{LocalResult, NaiveDateTime, Offset, TimeZone};
 use chrono_tz::{OffsetName, Tz};
 

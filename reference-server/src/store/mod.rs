@@ -43,7 +43,9 @@ pub use sets::TimeWindow;
 use slugs::Slugs;
 
 use crate::cache::RenderCache;
-use crate::model::{Event, Id, Image, ImageMeta, ImageSize, Lang, Organizer, PostKind, Status, Taxonomy, Term, Venue};
+use crate::model::{
+    Event, Id, Image, ImageMeta, ImageSize, Lang, Organizer, Post, PostKind, Status, Taxonomy, Term, Venue,
+};
 
 /// The shared store: one lock, read for reads and write for writes; and the cache of what
 /// its records look like rendered (keyed by record revisions, so it needs no lock of the
@@ -308,6 +310,16 @@ impl Data {
 
     pub fn kind(&self, id: Id) -> Option<PostKind> {
         usize::try_from(id).ok().and_then(|at| self.kinds.get(at)).copied().flatten()
+    }
+
+    /// The common parts of an event, venue or organizer, found by ID and kind.
+    pub fn post(&self, id: Id) -> Option<&Post> {
+        match self.kind(id)? {
+            PostKind::Event => self.events.get(&id).map(|e| &e.post),
+            PostKind::Venue => self.venues.get(&id).map(|v| &v.post),
+            PostKind::Organizer => self.organizers.get(&id).map(|o| &o.post),
+            PostKind::Image | PostKind::Page => None,
+        }
     }
 
     /// A new revision, for a record about to be stored.

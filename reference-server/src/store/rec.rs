@@ -10,10 +10,7 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// A record's revision: unique in the process, across every store and every version of one.
-/// A store can be replaced whole under the same render cache (an admin reset, which also gives
-/// IDs out again from the start), so a count per store would not do.
-pub type Rev = u64;
+pub use crate::model::Rev;
 
 static LAST_REV: AtomicU64 = AtomicU64::new(0);
 
