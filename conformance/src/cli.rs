@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::harness::Format;
-use crate::model::Level;
+use crate::model::{Case, Level, Target};
 
 /// Longest request timeout accepted, in seconds (a day).
 pub const MAX_TIMEOUT: f64 = 86_400.0;
@@ -102,6 +102,20 @@ pub struct Cli {
     #[arg(verbatim_doc_comment, long, value_name = "LEVELS", value_delimiter = ',', value_parser = parse_level, help_heading = "Which cases")]
     pub level: Vec<Level>,
 
+    /// Run only cases that carry this tag (a case's tags and its file's; repeatable:
+    /// any of them).
+    #[arg(verbatim_doc_comment, long, value_name = "TAG", help_heading = "Which cases")]
+    pub tag: Vec<String>,
+
+    /// Run only cases whose every request goes to a route these patterns cover
+    /// (repeatable): `[METHOD ]PATH`, where PATH is matched against the case's
+    /// paths as written and `*` matches any text: `--route '/events*'` runs what
+    /// an events-only implementation can pass, `--route 'GET /venues*'` the
+    /// venue reads, `--route GET` the namespace index. A request with `url:`
+    /// (outside the namespace) is covered only by a pattern for its URL path.
+    #[arg(verbatim_doc_comment, long, value_name = "PATTERN", value_parser = parse_route, help_heading = "Which cases")]
+    pub route: Vec<RoutePattern>,
+
     /// A file of test names known to fail (one a line, `#` comments): they do not
     /// fail the run, and one that passes does.
     #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Which cases")]
@@ -140,11 +154,12 @@ pub struct Cli {
 #[derive(Args, Debug, Default)]
 #[command(next_help_heading = "Test-harness options (as for any `cargo test`)")]
 pub struct HarnessArgs {
-    /// Run only the cases whose name (`FILE::CASE NAME`) contains FILTER.
+    /// Run only the cases whose name (`FILE::CASE NAME`) contains one of the
+    /// FILTERs (several may be given).
     #[arg(verbatim_doc_comment, value_name = "FILTER")]
-    pub filter: Option<String>,
+    pub filter: Vec<String>,
 
-    /// FILTER must be a whole name, as --list prints it.
+    /// Each FILTER must be a whole name, as --list prints it.
     #[arg(verbatim_doc_comment, long)]
     pub exact: bool,
 
@@ -229,11 +244,9 @@ impl ColorWhen {
 impl HarnessArgs {
     /// True when the selection options leave this name out.
     pub fn is_filtered_out(&self, name: &str) -> bool {
-        if let Some(filter) = &self.filter {
-            let hit = if self.exact { name == filter } else { name.contains(filter.as_str()) };
-            if !hit {
-                return true;
-            }
+        let hit = |filter: &String| if self.exact { name == filter } else { name.contains(filter.as_str()) };
+        if !self.filter.is_empty() && !self.filter.iter().any(hit) {
+            return true;
         }
         if self.skip.iter().any(|skip| if self.exact { name == skip } else { name.contains(skip.as_str()) }) {
             return true;
@@ -253,12 +266,37 @@ impl HarnessArgs {
 }
 
 impl Cli {
+    /// Whether `--level`, `--tag` and `--route` keep the case (the name filters aside).
+    pub fn selects(&self, case: &Case) -> bool {
+        let level = self.level.is_empty() || self.level.contains(&case.level);
+        let tag = self.tag.is_empty() || self.tag.iter().any(|t| case.tags.contains(t));
+        let routes = self.route.is_empty() || {
+            let requests = case.steps.iter().chain(&case.cleanup).map(|step| &step.request);
+            requests.into_iter().all(|r| {
+                let path = match &r.target {
+                    Target::Path(t) | Target::Url(t) => t.source.as_str(),
+                };
+                self.route.iter().any(|pattern| pattern.covers(&r.method, path))
+            })
+        };
+        level && tag && routes
+    }
+
     /// The selection options given, for the message of a selection that matches nothing.
     pub fn selection_text(&self) -> String {
         let harness = &self.harness;
         let mut parts = Vec::new();
-        if let Some(filter) = &harness.filter {
-            parts.push(format!("the filter {filter:?}{}", if harness.exact { " (--exact)" } else { "" }));
+        if !harness.filter.is_empty() {
+            let plural = if harness.filter.len() == 1 { "" } else { "s" };
+            let exact = if harness.exact { " (--exact)" } else { "" };
+            parts.push(format!("the filter{plural} {}{exact}", quoted_list(&harness.filter)));
+        }
+        if !self.tag.is_empty() {
+            parts.push(format!("--tag {}", quoted_list(&self.tag)));
+        }
+        if !self.route.is_empty() {
+            let routes: Vec<String> = self.route.iter().map(|r| r.text.clone()).collect();
+            parts.push(format!("--route {}", quoted_list(&routes)));
         }
         for skip in &harness.skip {
             parts.push(format!("--skip {skip:?}"));
@@ -420,6 +458,47 @@ pub enum CasesCommand {
     },
 }
 
+fn quoted_list(items: &[String]) -> String {
+    items.iter().map(|i| format!("{i:?}")).collect::<Vec<_>>().join(", ")
+}
+
+/// A `--route` pattern: an optional method and a path glob.
+#[derive(Clone, Debug)]
+pub struct RoutePattern {
+    /// As given, for messages.
+    pub text: String,
+    method: Option<String>,
+    path: regex::Regex,
+}
+
+impl RoutePattern {
+    /// Whether a request (its method, its path or URL as written in the case file) is covered.
+    pub fn covers(&self, method: &str, path: &str) -> bool {
+        self.method.as_ref().is_none_or(|m| m.eq_ignore_ascii_case(method)) && self.path.is_match(path)
+    }
+}
+
+fn parse_route(text: &str) -> Result<RoutePattern, String> {
+    let trimmed = text.trim();
+    let (method, path) = match trimmed.split_once(char::is_whitespace) {
+        Some((method, path)) => (Some(method.to_ascii_uppercase()), path.trim()),
+        // A method alone (`GET`): the namespace index, whose path is empty.
+        None if !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_uppercase()) => (Some(trimmed.into()), ""),
+        None => (None, trimmed),
+    };
+    if let Some(m) = &method {
+        if !m.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(format!("{m:?} is not a method: write [METHOD ]PATH, e.g. 'GET /events*'"));
+        }
+    }
+    if !path.starts_with('/') && !path.starts_with('*') && !path.is_empty() {
+        return Err(format!("the path {path:?} starts with / or *: e.g. '/events*'"));
+    }
+    let glob: Vec<String> = path.split('*').map(regex::escape).collect();
+    let path = regex::Regex::new(&format!("^{}$", glob.join(".*"))).map_err(|e| e.to_string())?;
+    Ok(RoutePattern { text: trimmed.to_string(), method, path })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,5 +576,60 @@ mod tests {
         for hidden in ["--bench", "--logfile", "-Z"] {
             assert!(!help.contains(hidden), "{hidden} is for tools, not users:\n{help}");
         }
+    }
+
+    #[test]
+    fn several_filters_select_any_of_them() {
+        let cli = parse_args(&["events/create::", "venues/"]).unwrap();
+        assert!(!cli.harness.is_filtered_out("events/create::x"));
+        assert!(!cli.harness.is_filtered_out("venues/list::y"));
+        assert!(cli.harness.is_filtered_out("organizers/list::z"));
+        let cli = parse_args(&["--exact", "a::b", "c::d"]).unwrap();
+        assert!(!cli.harness.is_filtered_out("c::d"));
+        assert!(cli.harness.is_filtered_out("c::de"));
+    }
+
+    #[test]
+    fn route_patterns_take_an_optional_method_and_a_glob() {
+        let any = parse_route("/events*").unwrap();
+        assert!(any.covers("GET", "/events") && any.covers("DELETE", "/events/{{event_id}}"));
+        assert!(!any.covers("GET", "/venues") && !any.covers("GET", "/x/events"));
+        let get = parse_route("get /venues/*").unwrap();
+        assert!(
+            get.covers("GET", "/venues/{{id}}") && !get.covers("POST", "/venues/1") && !get.covers("GET", "/venues")
+        );
+        let index = parse_route("GET").unwrap();
+        assert!(index.covers("GET", "") && !index.covers("GET", "/events"));
+        assert!(parse_route("G?T /events").is_err());
+        assert!(parse_route("events").is_err());
+        let literal = parse_route("/a.b").unwrap();
+        assert!(literal.covers("GET", "/a.b") && !literal.covers("GET", "/axb"), "only * is special");
+    }
+
+    #[test]
+    fn tags_and_routes_select_whole_cases() {
+        let source = r#"
+level: must
+spec: ["4.2"]
+tags: [events]
+cases:
+  - {name: events only, steps: [{request: {path: /events}}, {request: {method: POST, path: /events}}]}
+  - {name: with a venue, tags: [venues], steps: [{request: {path: /events}}, {request: {path: "/venues/{{x}}"}}],
+     vars: {x: 1}}
+  - {name: cleans a venue, steps: [{request: {path: /events}}], cleanup: [{request: {method: DELETE, path: /venues/1}}]}
+"#;
+        let loaded = crate::loader::load_source("t", "t.yaml", source);
+        let crate::model::Loaded::File(file) = loaded else { panic!("{loaded:?}") };
+        let chosen = |args: &[&str]| -> Vec<String> {
+            let cli = parse_args(args).unwrap();
+            file.cases.iter().filter(|c| cli.selects(c)).map(|c| c.name.trim_start_matches("t::").to_string()).collect()
+        };
+        assert_eq!(chosen(&[]).len(), 3);
+        assert_eq!(chosen(&["--route", "/events*"]), ["events only"]);
+        assert_eq!(chosen(&["--route", "GET /events*"]), Vec::<String>::new());
+        assert_eq!(chosen(&["--route", "/events*", "--route", "/venues*"]).len(), 3);
+        assert_eq!(chosen(&["--tag", "venues"]), ["with a venue"]);
+        assert_eq!(chosen(&["--tag", "events", "--tag", "nothing"]).len(), 3);
+        assert_eq!(chosen(&["--tag", "venues", "--level", "should"]), Vec::<String>::new());
     }
 }

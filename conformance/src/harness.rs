@@ -84,14 +84,28 @@ pub fn terminal_width() -> Option<usize> {
     Some(columns.filter(|c| *c >= 20).unwrap_or(100))
 }
 
-/// Prints the names of `trials` as `--list` does: `NAME: test`, the names `--exact` takes.
-pub fn list(names: &[&str], format: Format, out: &mut impl Write) {
-    for name in names {
-        let _ = writeln!(out, "{name}: test");
+/// Prints the trials as `--list` does: `NAME: test`, the names `--exact` takes (tools such as
+/// cargo-nextest read the terse form); the pretty form adds each one's kind (the case's level)
+/// after the name, and a count per kind.
+pub fn list(trials: &[(&str, &str)], format: Format, out: &mut impl Write) {
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for (name, kind) in trials {
+        if format == Format::Pretty && !kind.is_empty() {
+            let _ = writeln!(out, "{name}: test [{kind}]");
+        } else {
+            let _ = writeln!(out, "{name}: test");
+        }
+        match kinds.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
     }
     if format == Format::Pretty {
-        let plural = if names.len() == 1 { "" } else { "s" };
-        let _ = writeln!(out, "\n{} test{plural}, 0 benchmarks", names.len());
+        let plural = if trials.len() == 1 { "" } else { "s" };
+        let per_kind: Vec<String> =
+            kinds.iter().filter(|(k, _)| !k.is_empty()).map(|(k, n)| format!("{n} {k}")).collect();
+        let per_kind = if per_kind.is_empty() { String::new() } else { format!(" ({})", per_kind.join(", ")) };
+        let _ = writeln!(out, "\n{} test{plural}{per_kind}, 0 benchmarks", trials.len());
     }
 }
 
@@ -350,7 +364,13 @@ mod tests {
     #[test]
     fn list_prints_the_names_exact_takes() {
         let mut out = Vec::new();
-        list(&["a::one", "b::two"], Format::Terse, &mut out);
+        list(&[("a::one", "must"), ("b::two", "may")], Format::Terse, &mut out);
         assert_eq!(String::from_utf8(out).unwrap(), "a::one: test\nb::two: test\n");
+        let mut out = Vec::new();
+        list(&[("a::one", "must"), ("b::two", "may"), ("c::x", "must")], Format::Pretty, &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "a::one: test [must]\nb::two: test [may]\nc::x: test [must]\n\n3 tests (2 must, 1 may), 0 benchmarks\n"
+        );
     }
 }

@@ -140,9 +140,7 @@ impl Gate {
                 }
                 Loaded::File(file) => {
                     for case in file.cases {
-                        if !cli.level.is_empty() && !cli.level.contains(&case.level)
-                            || cli.harness.is_filtered_out(&case.name)
-                        {
+                        if !cli.selects(&case) || cli.harness.is_filtered_out(&case.name) {
                             continue;
                         }
                         let skip = trial::skip(&shared, &case);

@@ -27,7 +27,7 @@ use self::shared::{record, Mode, Shared};
 use crate::cli::Cli;
 use crate::harness::{self, Trial, Verdict};
 use crate::ids::Ids;
-use crate::model::{FileError, Loaded};
+use crate::model::{FileError, Level, Loaded};
 use crate::outcome::{CaseReport, Outcome};
 use crate::report;
 use crate::runner::{self, Endpoint};
@@ -134,7 +134,7 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
     }
     let format = cli.harness.format();
     if cli.harness.list {
-        let names: Vec<&str> = selection.trials.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<(&str, &str)> = selection.trials.iter().map(|t| (t.name.as_str(), t.kind)).collect();
         harness::list(&names, format, &mut std::io::stdout());
         return Ok(0);
     }
@@ -152,10 +152,12 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1));
     let options = harness::Options { format, color: shared.color, threads, width: harness::terminal_width() };
+    let must_left_out = selection.must_left_out;
     let conclusion = harness::run(&options, selection.trials, selection.filtered_out);
     let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
     reports.sort_by(|a, b| a.name.cmp(&b.name));
-    let tally = report::summary::Tally::of(&reports);
+    let mut tally = report::summary::Tally::of(&reports);
+    tally.must_left_out = must_left_out;
     let mut summary = report::summary::render(&tally, &shared.expectations_file);
     if let Some(doc) = &shared.settings.doc {
         summary.push_str(&format!(
@@ -237,6 +239,8 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
 struct Selection {
     trials: Vec<Trial>,
     filtered_out: usize,
+    /// Must cases that the selection left out (for the verdict line).
+    must_left_out: usize,
     /// The roles selected cases need and --auth did not give, and how many cases that skips.
     lacking: BTreeSet<&'static str>,
     skipped_for_credentials: usize,
@@ -244,8 +248,13 @@ struct Selection {
 
 /// One trial per selected case (and per file that did not load).
 fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>) -> Selection {
-    let mut selection =
-        Selection { trials: Vec::new(), filtered_out: 0, lacking: BTreeSet::new(), skipped_for_credentials: 0 };
+    let mut selection = Selection {
+        trials: Vec::new(),
+        filtered_out: 0,
+        must_left_out: 0,
+        lacking: BTreeSet::new(),
+        skipped_for_credentials: 0,
+    };
     let mut known_names = BTreeSet::new();
     for item in loaded {
         match item {
@@ -259,12 +268,12 @@ fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>) -> Selection {
             }
             Loaded::File(file) => {
                 for case in file.cases {
-                    if !cli.level.is_empty() && !cli.level.contains(&case.level) {
-                        continue;
-                    }
                     known_names.insert(case.name.clone());
-                    if cli.harness.is_filtered_out(&case.name) {
-                        selection.filtered_out += 1;
+                    if !cli.selects(&case) || cli.harness.is_filtered_out(&case.name) {
+                        selection.must_left_out += usize::from(case.level == Level::Must);
+                        if cli.level.is_empty() || cli.level.contains(&case.level) {
+                            selection.filtered_out += 1;
+                        }
                         continue;
                     }
                     let skip = trial::skip(shared, &case);

@@ -29,6 +29,9 @@ pub struct Tally {
     pub unexpected_passes: usize,
     /// Failed cases that the expectations do not list, per level (in the order of `levels`).
     pub unexpected_failures: Vec<(Level, usize)>,
+    /// Must cases that the selection (name filters, `--tag`, `--route`, `--skip`) left out: a
+    /// verdict on the others says so.
+    pub must_left_out: usize,
 }
 
 impl Count {
@@ -147,10 +150,26 @@ pub fn render(tally: &Tally, expectations_file: &str) -> String {
         "verdict: unknown: some case files could not be loaded".to_string()
     } else if must.ran() == 0 {
         "verdict: unknown: no must case ran".to_string()
+    } else if must.failed == 0 && tally.must_left_out > 0 {
+        format!(
+            "verdict: CONFORMS on the {} must cases selected ({} left out by the selection){}",
+            must.ran(),
+            tally.must_left_out,
+            shares(tally)
+        )
     } else if must.failed == 0 {
         format!("verdict: CONFORMS: every must case passed{}", shares(tally))
     } else {
-        format!("verdict: DOES NOT CONFORM: {} of {} must cases failed{}", must.failed, must.ran(), shares(tally))
+        let left_out = match tally.must_left_out {
+            0 => String::new(),
+            n => format!(" selected ({n} left out by the selection)"),
+        };
+        format!(
+            "verdict: DOES NOT CONFORM: {} of {} must cases{left_out} failed{}",
+            must.failed,
+            must.ran(),
+            shares(tally)
+        )
     };
     let _ = writeln!(out, "{verdict}; {}", exit_reason(tally, expectations_file));
     out
@@ -258,5 +277,23 @@ mod tests {
     fn a_share_is_rounded_down_so_100_means_all() {
         assert_eq!(Count { passed: 999, failed: 1, skipped: 0 }.percent(), Some(99));
         assert_eq!(Count { passed: 0, failed: 0, skipped: 4 }.percent(), None);
+    }
+
+    #[test]
+    fn a_verdict_on_a_selection_says_how_many_must_cases_it_left_out() {
+        let mut t = tally((31, 0, 0), (5, 0, 0), (0, 0, 0));
+        t.must_left_out = 61;
+        let text = render(&t, "");
+        assert!(
+            text.contains("verdict: CONFORMS on the 31 must cases selected (61 left out by the selection)"),
+            "{text}"
+        );
+        let mut t = tally((29, 2, 0), (0, 0, 0), (0, 0, 0));
+        t.must_left_out = 61;
+        let text = render(&t, "");
+        assert!(
+            text.contains("DOES NOT CONFORM: 2 of 31 must cases selected (61 left out by the selection) failed"),
+            "{text}"
+        );
     }
 }
