@@ -57,12 +57,16 @@ impl Ledger {
         let Ok(url) = reqwest::Url::parse(&request.url) else {
             return;
         };
-        let Some(route) = route(&url, &endpoint.namespace) else {
-            return;
+        let method = method(request, &url);
+        let route = match (method.as_str(), route(&url, &endpoint.namespace)) {
+            ("POST", Some(route @ Route::Collection(_))) => route,
+            ("DELETE", Some(route @ (Route::Id(..) | Route::Slug(..)))) => route,
+            // Only creates and deletes matter: no other answer is parsed.
+            _ => return,
         };
         let (status, body) = unwrap_envelope(&url, answer);
         let id = body.as_ref().and_then(|b| b.get("id")).and_then(Value::as_u64);
-        match (method(request, &url).as_str(), route) {
+        match (method.as_str(), route) {
             ("POST", Route::Collection(collection)) if (200..300).contains(&status) => {
                 let Some(id) = id else { return };
                 let slug = body.as_ref().and_then(|b| b.get("slug")).and_then(Value::as_str).map(str::to_string);
