@@ -48,10 +48,18 @@ enum Freedom {
     NoTotalHeaders,
     /// No header but `Content-Type` (and those the HTTP layer adds itself: length, date).
     OnlyContentType,
+    /// A list answer (of one of the five resources) carries only its items: no totals, no links.
+    ListItemsOnly,
+    /// An item (of one of the five resources) carries only what section 2 names: its ID, its
+    /// slug and its write fields; so do the items linked inside an event.
+    NamedItemFields,
+    /// The items an event links to (`venue`, `organizer`, `categories`, `tags`) read back as
+    /// their write type says: a list of IDs.
+    LinkedAsIds,
 }
 
 impl Freedom {
-    const ALL: [Freedom; 12] = [
+    const ALL: [Freedom; 15] = [
         Freedom::Create200,
         Freedom::BadInput422,
         Freedom::Gone404,
@@ -64,6 +72,9 @@ impl Freedom {
         Freedom::ReversedKeys,
         Freedom::NoTotalHeaders,
         Freedom::OnlyContentType,
+        Freedom::ListItemsOnly,
+        Freedom::NamedItemFields,
+        Freedom::LinkedAsIds,
     ];
 
     /// The status this freedom gives an answer of `status` to `method`, when it changes it.
@@ -102,8 +113,14 @@ impl Layer {
     }
 
     /// The answer's headers and body after the layer's changes. `status` is the reference
-    /// server's, `new_status` the layer's.
-    fn answer(&self, status: u16, new_status: u16, headers: &mut HeaderMap, body: Vec<u8>) -> Vec<u8> {
+    /// server's, `new_status` the layer's; `collection` the resource the request was about.
+    fn answer(
+        &self,
+        (status, new_status): (u16, u16),
+        collection: Option<&str>,
+        headers: &mut HeaderMap,
+        body: Vec<u8>,
+    ) -> Vec<u8> {
         if self.has(Freedom::NoTotalHeaders) {
             for name in TOTAL_HEADERS {
                 headers.remove(name);
@@ -117,9 +134,17 @@ impl Layer {
             return Vec::new();
         }
         let json_answer = headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|t| t.contains("json"));
-        let changes_json = [Freedom::ErrorWords, Freedom::ErrorShape, Freedom::ExtraField, Freedom::ReversedKeys]
-            .iter()
-            .any(|f| self.has(*f));
+        let changes_json = [
+            Freedom::ErrorWords,
+            Freedom::ErrorShape,
+            Freedom::ExtraField,
+            Freedom::ReversedKeys,
+            Freedom::ListItemsOnly,
+            Freedom::NamedItemFields,
+            Freedom::LinkedAsIds,
+        ]
+        .iter()
+        .any(|f| self.has(*f));
         let Some(mut value) =
             (json_answer && changes_json).then(|| serde_json::from_slice::<Value>(&body).ok()).flatten()
         else {
@@ -133,6 +158,9 @@ impl Layer {
                 value = problem(&value, new_status);
                 headers.insert("content-type", HeaderValue::from_static("application/problem+json"));
             }
+        }
+        if let (true, Some(collection)) = (status < 300, collection) {
+            self.named_fields_only(collection, &mut value);
         }
         if self.has(Freedom::ExtraField) {
             add_extra_field(&mut value);
@@ -183,6 +211,105 @@ fn reword_errors(value: &mut Value) {
         _ => {}
     }
 }
+
+/// What section 2 names of each resource: its identifiers and its write fields.
+fn named_fields(collection: &str) -> Vec<&'static str> {
+    let fields = match collection {
+        "events" => {
+            "id slug title start_date end_date author date date_utc description excerpt status timezone all_day \
+             image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue \
+             organizer"
+        }
+        "venues" => {
+            "id slug venue author date date_utc description status show_map show_map_link address city country \
+             province state zip phone stateprovince website image"
+        }
+        "organizers" => "id slug organizer author date date_utc description status phone website email image",
+        "categories" => "id slug name description parent",
+        "tags" => "id slug name description",
+        _ => "",
+    };
+    fields.split_whitespace().collect()
+}
+
+impl Layer {
+    /// [`Freedom::ListItemsOnly`] and [`Freedom::NamedItemFields`] on an answer about `collection`.
+    fn named_fields_only(&self, collection: &str, value: &mut Value) {
+        if self.has(Freedom::LinkedAsIds) && collection == "events" {
+            linked_as_ids(value);
+        }
+        let items = self.has(Freedom::NamedItemFields);
+        match value {
+            Value::Object(map) if map.get(collection).is_some_and(Value::is_array) => {
+                if self.has(Freedom::ListItemsOnly) {
+                    map.retain(|key, _| key == collection);
+                }
+                if let (true, Some(list)) = (items, map.get_mut(collection)) {
+                    named_item_fields(collection, list);
+                }
+            }
+            item if items => named_item_fields(collection, item),
+            _ => {}
+        }
+    }
+}
+
+fn named_item_fields(collection: &str, value: &mut Value) {
+    match value {
+        Value::Object(item) => {
+            let named = named_fields(collection);
+            item.retain(|key, _| named.contains(&key.as_str()));
+            if collection == "events" {
+                for (field, linked) in
+                    [("venue", "venues"), ("organizer", "organizers"), ("categories", "categories"), ("tags", "tags")]
+                {
+                    if let Some(value) = item.get_mut(field) {
+                        named_item_fields(linked, value);
+                    }
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| named_item_fields(collection, item)),
+        _ => {}
+    }
+}
+
+/// In every event of an answer (one event, or a list of them), the linked items become their IDs.
+fn linked_as_ids(value: &mut Value) {
+    let events: Vec<&mut Value> = match value {
+        Value::Object(map) if map.get("events").is_some_and(Value::is_array) => {
+            map.get_mut("events").and_then(Value::as_array_mut).map(|l| l.iter_mut().collect()).unwrap_or_default()
+        }
+        event => vec![event],
+    };
+    for event in events.into_iter().filter_map(Value::as_object_mut) {
+        for field in ["venue", "organizer", "categories", "tags"] {
+            let Some(linked) = event.get_mut(field) else { continue };
+            let ids: Vec<Value> = match linked {
+                Value::Object(item) => item.get("id").cloned().into_iter().collect(),
+                Value::Array(items) => {
+                    items.iter().map(|item| item.get("id").cloned().unwrap_or(item.clone())).collect()
+                }
+                _ => continue,
+            };
+            *linked = Value::Array(ids);
+        }
+    }
+}
+
+/// The resource a request is about: the first segment of its route within the namespace (the
+/// path, or the plain-permalink `rest_route`).
+fn collection_of(uri: &axum::http::Uri) -> Option<&'static str> {
+    let route = form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+        .find(|(key, _)| key == "rest_route")
+        .map(|(_, route)| route.into_owned())
+        .unwrap_or_else(|| uri.path().to_string());
+    let rest = &route[route.find(NAMESPACE)? + NAMESPACE.len()..];
+    let first = rest.trim_start_matches('/').split('/').next()?;
+    ["events", "venues", "organizers", "categories", "tags"].into_iter().find(|c| *c == first)
+}
+
+const NAMESPACE: &str = "/calendar/events/v1";
 
 /// An error as an RFC 9457 problem: no `code`, `message` or `data`.
 fn problem(error: &Value, status: u16) -> Value {
@@ -251,7 +378,7 @@ impl Proxy {
         headers.retain_hop_by_hop_free();
         let bytes = answer.bytes().await.map_err(|e| e.to_string())?.to_vec();
         let new_status = self.layer.status(&parts.method, status);
-        let bytes = self.layer.answer(status, new_status, &mut headers, bytes);
+        let bytes = self.layer.answer((status, new_status), collection_of(&parts.uri), &mut headers, bytes);
         let mut response = Response::new(Body::from(bytes));
         *response.status_mut() = StatusCode::from_u16(new_status).map_err(|e| e.to_string())?;
         if let (true, Some(length)) = (parts.method == Method::HEAD, length) {
@@ -461,6 +588,21 @@ fn no_header_but_the_content_type() {
 }
 
 #[test]
+fn a_list_is_its_items_only() {
+    assert_every_must_case_passes(Layer(vec![Freedom::ListItemsOnly]), "list-items-only");
+}
+
+#[test]
+fn items_have_only_the_fields_the_document_names() {
+    assert_every_must_case_passes(Layer(vec![Freedom::NamedItemFields]), "named-item-fields");
+}
+
+#[test]
+fn linked_items_read_back_as_ids() {
+    assert_every_must_case_passes(Layer(vec![Freedom::LinkedAsIds]), "linked-as-ids");
+}
+
+#[test]
 fn every_freedom_at_once() {
     assert_every_must_case_passes(Layer(Freedom::ALL.to_vec()), "all");
 }
@@ -494,7 +636,6 @@ const DELETE_TERM: usize = 9;
 async fn probe(client: &reqwest::Client, base_url: &str, tag: &str) -> Vec<Seen> {
     let url = |path: &str| format!("{base_url}/calendar/events/v1{path}");
     let admin = Some(("admin", "admin-password"));
-    let event = json!({"title": format!("Probe {tag}"), "start_date": "2030-01-01 10:00:00", "end_date": "2030-01-01 11:00:00"});
     let mut seen = Vec::new();
     let mut send = async |method: Method, path: String, auth: Option<(&str, &str)>, body: Option<Value>| {
         let mut request = client.request(method, url(&path));
@@ -519,6 +660,9 @@ async fn probe(client: &reqwest::Client, base_url: &str, tag: &str) -> Vec<Seen>
     send(Method::POST, "/categories".into(), Some(("subscriber", "subscriber-password")), Some(json!({"name": "S"})))
         .await;
     send(Method::GET, "/nothing-here".into(), None, None).await;
+    let (start, end) = ("2030-01-01 10:00:00", "2030-01-01 11:00:00");
+    let event =
+        json!({"title": format!("Probe {tag}"), "start_date": start, "end_date": end, "categories": [term["id"]]});
     let event = send(Method::POST, "/events".into(), admin, Some(event)).await;
     send(Method::DELETE, format!("/events/{}", event["id"]), admin, None).await;
     send(Method::DELETE, format!("/events/{}", event["id"]), admin, None).await;
@@ -542,8 +686,23 @@ fn keys(value: &Value) -> Vec<String> {
 /// What `freedom` changed between the reference server's answers `d` and the layer's `l`;
 /// `Err` says what it failed to change.
 fn check(freedom: Freedom, d: &[Seen], l: &[Seen]) -> Result<(), String> {
+    match freedom {
+        Freedom::Create200
+        | Freedom::BadInput422
+        | Freedom::Gone404
+        | Freedom::SwapAuth401And403
+        | Freedom::OtherRefusals400
+        | Freedom::Delete204 => status_changed(freedom, d, l),
+        _ => body_or_headers_changed(freedom, d, l),
+    }
+}
+
+/// The answers of the freedoms that change statuses.
+const ERRORS: [usize; 5] = [BAD_PARAM, ANONYMOUS_WRITE, SUBSCRIBER_WRITE, UNKNOWN_PATH, TRASH_AGAIN];
+
+fn status_changed(freedom: Freedom, d: &[Seen], l: &[Seen]) -> Result<(), String> {
     let statuses = |seen: &[Seen], which: &[usize]| which.iter().map(|i| seen[*i].status).collect::<Vec<_>>();
-    let errors = [BAD_PARAM, ANONYMOUS_WRITE, SUBSCRIBER_WRITE, UNKNOWN_PATH, TRASH_AGAIN];
+    let errors = ERRORS;
     let expect = |ok: bool, what: &str| if ok { Ok(()) } else { Err(what.to_string()) };
     match freedom {
         Freedom::Create200 => expect(
@@ -568,6 +727,14 @@ fn check(freedom: Freedom, d: &[Seen], l: &[Seen]) -> Result<(), String> {
                 && l[DELETE_TERM].text.is_empty(),
             "deletes answer 204 without a body",
         ),
+        other => Err(format!("{other:?} is checked elsewhere")),
+    }
+}
+
+fn body_or_headers_changed(freedom: Freedom, d: &[Seen], l: &[Seen]) -> Result<(), String> {
+    let errors = ERRORS;
+    let expect = |ok: bool, what: &str| if ok { Ok(()) } else { Err(what.to_string()) };
+    match freedom {
         Freedom::ErrorWords => expect(
             errors.iter().all(|i| {
                 let (before, after) = (d[*i].json(), l[*i].json());
@@ -605,6 +772,28 @@ fn check(freedom: Freedom, d: &[Seen], l: &[Seen]) -> Result<(), String> {
                 && l[LIST].headers.iter().all(|h| ["content-type", "content-length", "date"].contains(&h.as_str())),
             "no header but the content type",
         ),
+        Freedom::LinkedAsIds => {
+            let (before, after) = (&d[CREATE_EVENT].json()["categories"], &l[CREATE_EVENT].json()["categories"]);
+            expect(before[0]["id"].is_u64() && after[0].is_u64(), "linked items are their IDs")
+        }
+        Freedom::ListItemsOnly => expect(
+            keys(&d[LIST].json()).len() > 1 && keys(&l[LIST].json()) == ["categories"],
+            "a list is its items only",
+        ),
+        Freedom::NamedItemFields => {
+            let named = |k: &String| named_fields("events").contains(&k.as_str());
+            let (before, after) = (keys(&d[CREATE_EVENT].json()), keys(&l[CREATE_EVENT].json()));
+            let term = l[LIST].json()["categories"][0].clone();
+            expect(
+                !before.iter().all(named)
+                    && after.len() > 5
+                    && after.iter().all(named)
+                    && keys(&l[LIST].json()).len() > 1
+                    && keys(&term).iter().all(|k| named_fields("categories").contains(&k.as_str())),
+                "an item has only the fields section 2 names",
+            )
+        }
+        other => Err(format!("{other:?} is checked elsewhere")),
     }
 }
 
