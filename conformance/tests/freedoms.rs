@@ -828,3 +828,28 @@ fn the_layer_makes_each_change() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The `--reset-command` the runs are given empties the store (no must case needs an empty
+/// store today; those that will must run too).
+#[test]
+fn the_reset_command_empties_the_store() {
+    let stack = stack(Layer(Vec::new()));
+    let client = reqwest::Client::new();
+    let count = |stack: &Stack| {
+        stack.runtime.block_on(async {
+            let url = format!("{}/calendar/events/v1/categories?hide_empty=false", stack.base_url);
+            let list: Value = client.get(url).send().await.unwrap().json().await.unwrap();
+            list["categories"].as_array().map(Vec::len)
+        })
+    };
+    let before = count(&stack);
+    stack.runtime.block_on(async {
+        let url = format!("{}/calendar/events/v1/categories", stack.base_url);
+        let answer = client.post(url).basic_auth("admin", Some("admin-password")).json(&json!({"name": "Gone soon"}));
+        assert!(answer.send().await.unwrap().status().is_success());
+    });
+    assert_eq!(count(&stack), before.map(|n| n + 1));
+    let output = std::process::Command::new("sh").arg("-c").arg(reset_command(&stack)).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(count(&stack), before);
+}
