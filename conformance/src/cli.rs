@@ -88,9 +88,10 @@ pub struct Cli {
     #[arg(verbatim_doc_comment, long, help_heading = "The implementation")]
     pub check_doc: bool,
 
-    /// Skip the cleanup steps, so that what the cases created stays for inspection
-    /// (with --base-url only: the embedded server of a case stops when the case
-    /// ends).
+    /// Skip the cleanup steps, and the deletion at the end of each case of what it
+    /// created and did not delete, so that what the cases created stays for
+    /// inspection (with --base-url only: the embedded server of a case stops when
+    /// the case ends).
     #[arg(verbatim_doc_comment, long, help_heading = "The implementation")]
     pub keep_data: bool,
 

@@ -215,6 +215,8 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
     };
     let doc =
         if cli.check_doc && !cli.harness.list { Some(Arc::new(fetch_doc(&runtime, &client, &mode)?)) } else { None };
+    // An embedded server stops with its case: nothing to leave behind.
+    let sweep = matches!(mode, Mode::Outside { .. }) && !cli.keep_data;
     Ok(Shared {
         secrets: secrets_of(cli, &mode),
         runtime,
@@ -226,7 +228,12 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         expectations_file,
         without,
         color: cli.harness.color.wanted(std::io::stdout().is_terminal()),
-        settings: runner::Settings { max_response: cli.max_response_size * 1024 * 1024, keep_data: cli.keep_data, doc },
+        settings: runner::Settings {
+            max_response: cli.max_response_size * 1024 * 1024,
+            keep_data: cli.keep_data,
+            doc,
+            sweep,
+        },
         keep_bodies: cli.json_full,
         repro: cli.repro.clone(),
         repro_target,

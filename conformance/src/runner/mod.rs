@@ -3,7 +3,8 @@
 //! the expectations ([`assert`]), keep the captured values ([`capture`]); and, with
 //! `--check-doc`, compare it with the implementation's `/doc` ([`doc`]). [`endpoint`] describes
 //! the implementation under test. The cleanup always
-//! runs. It returns a [`CaseReport`] and never prints: formatting is the report modules' job.
+//! runs; then, against an outside implementation, [`sweep`] deletes what the case created and
+//! did not delete. It returns a [`CaseReport`] and never prints: formatting is the report modules' job.
 
 pub mod assert;
 pub mod capture;
@@ -11,9 +12,10 @@ pub mod doc;
 pub mod endpoint;
 pub mod request;
 pub mod send;
+pub mod sweep;
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use chrono::{DateTime, Utc};
@@ -39,6 +41,9 @@ pub struct Settings {
     pub keep_data: bool,
     /// `--check-doc`: the implementation's `/doc`.
     pub doc: Option<Arc<doc::DocCheck>>,
+    /// Delete at the end of each case what it created and did not delete ([`sweep`]): against
+    /// an outside implementation, without `--keep-data`.
+    pub sweep: bool,
 }
 
 /// Per-case values.
@@ -60,7 +65,7 @@ pub async fn run_case(
 ) -> CaseReport {
     let started = Instant::now();
     let mut env = case_env(case, endpoint, ctx);
-    let run = Run { endpoint, client, settings };
+    let run = Run { endpoint, client, settings, ledger: Mutex::default() };
     let mut steps = Vec::new();
     let mut outcome = Outcome::Passed;
     for (i, step) in case.steps.iter().enumerate() {
@@ -93,6 +98,10 @@ pub async fn run_case(
             continue;
         }
         cleanup.extend(run.step(step, &label, &mut env).await);
+    }
+    if settings.sweep {
+        let ledger = run.ledger.into_inner().unwrap_or_else(|e| e.into_inner());
+        cleanup.extend(sweep::sweep(&ledger, endpoint, client, settings.max_response).await);
     }
     CaseReport {
         name: case.name.clone(),
@@ -196,6 +205,8 @@ struct Run<'a> {
     endpoint: &'a Endpoint,
     client: &'a Client,
     settings: &'a Settings,
+    /// What the case's answers created and deleted, for the sweep.
+    ledger: Mutex<sweep::Ledger>,
 }
 
 impl Run<'_> {
@@ -236,6 +247,9 @@ impl Run<'_> {
                 return (StepRecord { label, request, error: Some(error), ..StepRecord::default() }, Vec::new());
             }
         };
+        if self.settings.sweep {
+            self.ledger.lock().unwrap_or_else(|e| e.into_inner()).observe(&request, &answer, self.endpoint);
+        }
         let mut checked = assert::check(step, env, &answer);
         let mut record = StepRecord {
             label,

@@ -1,0 +1,325 @@
+//! The sweep: against an outside implementation, what a case created and did not delete is
+//! deleted when the case ends, whatever the implementation accepted. Every answer of a case is
+//! watched ([`Ledger::observe`]): a 2xx to a create (a `POST` to `/events`, `/venues`,
+//! `/organizers`, `/categories` or `/tags`) adds the item its `id` names; a `DELETE` of that
+//! item (by ID, or by the slug the create answered) answered 2xx or 410 takes it off. After
+//! the case's own cleanup, [`sweep`] deletes what is left with `force=true`, as the role that
+//! created it, then as administrator when that role could not. Its records join the cleanup's:
+//! a failure is a warning, never the case's verdict.
+
+use std::collections::BTreeSet;
+
+use percent_encoding::percent_decode_str;
+use reqwest::Client;
+use serde_json::Value;
+
+use super::endpoint::Endpoint;
+use super::send::{self, Answer};
+use crate::credentials::WRONG_PASSWORD;
+use crate::matcher::Mismatch;
+use crate::outcome::{SentRequest, StepRecord};
+
+/// The collections whose `POST` creates an item.
+pub const COLLECTIONS: [&str; 5] = ["events", "venues", "organizers", "categories", "tags"];
+
+/// The role the sweep falls back on.
+const ADMINISTRATOR: &str = "administrator";
+
+/// An item a create answered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Created {
+    pub collection: &'static str,
+    pub id: u64,
+    pub slug: Option<String>,
+    /// The credential name the create was sent with (`None`: anonymous).
+    pub role: Option<String>,
+}
+
+/// What a case created and what it deleted, as its answers tell.
+#[derive(Debug, Default)]
+pub struct Ledger {
+    created: Vec<Created>,
+    deleted: BTreeSet<(&'static str, u64)>,
+    deleted_slugs: BTreeSet<(&'static str, String)>,
+}
+
+/// Where a request goes within the namespace.
+#[derive(Debug, PartialEq)]
+enum Route {
+    Collection(&'static str),
+    Id(&'static str, u64),
+    Slug(&'static str, String),
+}
+
+impl Ledger {
+    /// Takes note of one exchange: `request` as sent and its `answer`.
+    pub fn observe(&mut self, request: &SentRequest, answer: &Answer, endpoint: &Endpoint) {
+        let Ok(url) = reqwest::Url::parse(&request.url) else {
+            return;
+        };
+        let method = method(request, &url);
+        let route = match (method.as_str(), route(&url, &endpoint.namespace)) {
+            ("POST", Some(route @ Route::Collection(_))) => route,
+            ("DELETE", Some(route @ (Route::Id(..) | Route::Slug(..)))) => route,
+            // Only creates and deletes matter: no other answer is parsed.
+            _ => return,
+        };
+        let (status, body) = unwrap_envelope(&url, answer);
+        let id = body.as_ref().and_then(|b| b.get("id")).and_then(Value::as_u64);
+        match (method.as_str(), route) {
+            ("POST", Route::Collection(collection)) if (200..300).contains(&status) => {
+                let Some(id) = id else { return };
+                let slug = body.as_ref().and_then(|b| b.get("slug")).and_then(Value::as_str).map(str::to_string);
+                let role = request
+                    .auth_name
+                    .as_ref()
+                    .map(|name| name.strip_suffix(WRONG_PASSWORD).unwrap_or(name).to_string());
+                self.created.push(Created { collection, id, slug, role });
+            }
+            ("DELETE", route) if (200..300).contains(&status) || status == 410 => match route {
+                Route::Id(collection, deleted) => {
+                    self.deleted.insert((collection, deleted));
+                }
+                Route::Slug(collection, slug) => {
+                    // The answer of a delete by slug names the item's ID too, when it has one.
+                    if let Some(id) = id {
+                        self.deleted.insert((collection, id));
+                    }
+                    self.deleted_slugs.insert((collection, slug));
+                }
+                Route::Collection(_) => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// What the case created and did not delete, in the order it was created.
+    pub fn left(&self) -> Vec<&Created> {
+        let deleted_by_slug = |c: &Created| {
+            c.slug.as_ref().is_some_and(|slug| self.deleted_slugs.contains(&(c.collection, slug.clone())))
+        };
+        self.created.iter().filter(|c| !self.deleted.contains(&(c.collection, c.id)) && !deleted_by_slug(c)).collect()
+    }
+}
+
+/// The method the implementation acts on: the CMS's `_method` parameter and
+/// `X-HTTP-Method-Override` header override the request's.
+fn method(request: &SentRequest, url: &reqwest::Url) -> String {
+    let header = request.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("x-http-method-override"));
+    url.query_pairs()
+        .find(|(k, _)| k == "_method")
+        .map(|(_, v)| v.into_owned())
+        .or_else(|| header.map(|(_, v)| v.clone()))
+        .unwrap_or_else(|| request.method.clone())
+        .to_ascii_uppercase()
+}
+
+/// The status and the JSON body, unwrapped from the CMS's `_envelope` when the request asked for it.
+fn unwrap_envelope(url: &reqwest::Url, answer: &Answer) -> (u16, Option<Value>) {
+    let body = serde_json::from_str::<Value>(&answer.text).ok();
+    if !url.query_pairs().any(|(k, _)| k == "_envelope") {
+        return (answer.status, body);
+    }
+    let status = body.as_ref().and_then(|b| b.get("status")).and_then(Value::as_u64);
+    match (status.and_then(|s| u16::try_from(s).ok()), body) {
+        (Some(status), Some(mut body)) => (status, body.get_mut("body").map(Value::take)),
+        (_, body) => (answer.status, body),
+    }
+}
+
+/// The route of `url` within `namespace` (on any language base address, or as the
+/// plain-permalink `?rest_route=`), when it is one the sweep cares about.
+fn route(url: &reqwest::Url, namespace: &str) -> Option<Route> {
+    let path = match url.query_pairs().find(|(k, _)| k == "rest_route") {
+        Some((_, route)) => route.into_owned(),
+        None => percent_decode_str(url.path()).decode_utf8_lossy().into_owned(),
+    };
+    let namespace = format!("/{}", namespace.trim_matches('/'));
+    let rest = &path[path.find(&namespace)? + namespace.len()..];
+    let segments: Vec<&str> = rest.trim_end_matches('/').split('/').skip(1).collect();
+    let collection = *COLLECTIONS.iter().find(|c| segments.first() == Some(*c))?;
+    match segments[1..] {
+        [] if rest.starts_with('/') => Some(Route::Collection(collection)),
+        [id] if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(Route::Id(collection, id.parse().ok()?))
+        }
+        ["by-slug", slug] if !slug.is_empty() => Some(Route::Slug(collection, slug.to_string())),
+        _ => None,
+    }
+}
+
+/// Deletes what `ledger` says the case left; one record per item (the administrator's
+/// attempt when the creator's did not succeed).
+pub async fn sweep(ledger: &Ledger, endpoint: &Endpoint, client: &Client, max_response: u64) -> Vec<StepRecord> {
+    let mut records = Vec::new();
+    for (i, item) in ledger.left().into_iter().enumerate() {
+        let label = format!("sweep[{i}] {}/{}", item.collection, item.id);
+        let creator = item.role.as_deref().filter(|role| endpoint.credentials.contains_key(*role));
+        let mut record = delete(item, creator, endpoint, client, max_response, &label).await;
+        let admin = endpoint.credentials.contains_key(ADMINISTRATOR) && creator != Some(ADMINISTRATOR);
+        if !record.ok() && admin {
+            let first = record;
+            record = delete(item, Some(ADMINISTRATOR), endpoint, client, max_response, &label).await;
+            if !record.ok() {
+                records.push(first);
+            }
+        }
+        records.push(record);
+    }
+    records
+}
+
+/// `DELETE {collection}/{id}?force=true` as `role`; a record that is not ok unless the answer
+/// is a 2xx or a 410.
+async fn delete(
+    item: &Created,
+    role: Option<&str>,
+    endpoint: &Endpoint,
+    client: &Client,
+    max_response: u64,
+    label: &str,
+) -> StepRecord {
+    let request = SentRequest {
+        method: "DELETE".into(),
+        url: format!("{}/{}/{}?force=true", endpoint.namespace_url(), item.collection, item.id),
+        headers: Vec::new(),
+        auth: role.and_then(|role| endpoint.credentials.get(role).cloned()),
+        auth_name: role.map(str::to_string),
+        body: None,
+    };
+    let mut record = StepRecord { label: label.to_string(), ..StepRecord::default() };
+    match send::send(client, &request, max_response).await {
+        Ok(answer) => {
+            if !(200..300).contains(&answer.status) && answer.status != 410 {
+                record.mismatches.push(Mismatch {
+                    path: "status".into(),
+                    expected: "a 2xx or 410: the item the case created is deleted".into(),
+                    actual: answer.status.to_string(),
+                    at: crate::yaml::Pos::NONE,
+                });
+            }
+            record.status = Some(answer.status);
+            record.body_size = answer.size;
+            record.body = Some(crate::show::cut_bytes(answer.text, StepRecord::MAX_BODY));
+        }
+        Err(error) => record.error = Some(error),
+    }
+    record.request = Some(request.into());
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn endpoint() -> Endpoint {
+        Endpoint {
+            base_url: "http://h/wp-json".into(),
+            namespace: "calendar/events/v1".into(),
+            language_param: "multilingual_language".into(),
+            credentials: Default::default(),
+        }
+    }
+
+    fn request(method: &str, url: &str, auth: Option<&str>) -> SentRequest {
+        SentRequest {
+            method: method.into(),
+            url: url.into(),
+            headers: Vec::new(),
+            auth: auth.map(|a| (a.into(), "p".into())),
+            auth_name: auth.map(str::to_string),
+            body: None,
+        }
+    }
+
+    fn answer(status: u16, text: &str) -> Answer {
+        Answer { status, headers: Vec::new(), text: text.into(), size: text.len(), utf8_error: None }
+    }
+
+    fn route_of(url: &str) -> Option<Route> {
+        route(&reqwest::Url::parse(url).unwrap(), "calendar/events/v1")
+    }
+
+    #[test]
+    fn routes_are_found_on_every_base_address() {
+        assert_eq!(route_of("http://h/wp-json/calendar/events/v1/events"), Some(Route::Collection("events")));
+        assert_eq!(route_of("http://h/wp-json/calendar/events/v1/tags/?x=1"), Some(Route::Collection("tags")));
+        assert_eq!(route_of("http://h/fr/wp-json/calendar/events/v1/venues/12"), Some(Route::Id("venues", 12)));
+        assert_eq!(
+            route_of("http://h/?rest_route=/calendar/events/v1/events/by-slug/a%20b"),
+            Some(Route::Slug("events", "a b".into()))
+        );
+        assert_eq!(
+            route_of("http://h/wp-json/calendar/events/v1/events/by-slug/caf%C3%A9"),
+            Some(Route::Slug("events", "café".into()))
+        );
+        for other in [
+            "http://h/wp-json/calendar/events/v1/doc",
+            "http://h/wp-json/calendar/events/v1/events/12/x",
+            "http://h/wp-json/calendar/events/v1/events/-1",
+            "http://h/wp-json/calendar/events/v1/eventsx",
+            "http://h/wp-json/calendar/events/v1",
+            "http://h/wp-json/other/v1/events",
+            "http://h/wp-json/calendar/events/v1/events/99999999999999999999999",
+        ] {
+            assert_eq!(route_of(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_create_is_remembered_until_a_delete_of_it_succeeds() {
+        let mut ledger = Ledger::default();
+        let ns = "http://h/wp-json/calendar/events/v1";
+        let e = endpoint();
+        ledger.observe(
+            &request("POST", &format!("{ns}/events"), Some("editor")),
+            &answer(201, r#"{"id":7,"slug":"a"}"#),
+            &e,
+        );
+        ledger.observe(
+            &request("POST", &format!("{ns}/venues"), Some("author")),
+            &answer(200, r#"{"id":8,"slug":"v"}"#),
+            &e,
+        );
+        ledger.observe(&request("POST", &format!("{ns}/tags"), None), &answer(201, r#"{"id":9}"#), &e);
+        // Refused creates, answers without an ID and updates create nothing.
+        ledger.observe(&request("POST", &format!("{ns}/events"), Some("editor")), &answer(400, r#"{"id":1}"#), &e);
+        ledger.observe(&request("POST", &format!("{ns}/events"), Some("editor")), &answer(201, r#"{"slug":"x"}"#), &e);
+        ledger.observe(&request("POST", &format!("{ns}/events/7"), Some("editor")), &answer(200, r#"{"id":70}"#), &e);
+        ledger.observe(
+            &request("GET", &format!("{ns}/events?_method=POST"), Some("editor")),
+            &answer(201, r#"{"id":10}"#),
+            &e,
+        );
+        let ids = |l: &Ledger| l.left().iter().map(|c| c.id).collect::<Vec<_>>();
+        assert_eq!(ids(&ledger), [7, 8, 9, 10]);
+        assert_eq!(ledger.left()[0].role.as_deref(), Some("editor"));
+        assert_eq!(ledger.left()[2].role, None);
+        // A refused delete leaves the item; one that succeeds, or finds it gone, takes it off.
+        ledger.observe(&request("DELETE", &format!("{ns}/events/7"), Some("subscriber")), &answer(403, "{}"), &e);
+        ledger.observe(&request("DELETE", &format!("{ns}/tags/7"), Some("editor")), &answer(200, "{}"), &e);
+        assert_eq!(ids(&ledger), [7, 8, 9, 10]);
+        ledger.observe(&request("DELETE", &format!("{ns}/events/7"), Some("editor")), &answer(200, "{}"), &e);
+        ledger.observe(&request("DELETE", &format!("{ns}/venues/by-slug/v"), Some("editor")), &answer(410, "{}"), &e);
+        ledger.observe(
+            &request("POST", &format!("{ns}/tags/9?_method=DELETE"), Some("editor")),
+            &answer(200, "{}"),
+            &e,
+        );
+        assert_eq!(ids(&ledger), [10]);
+    }
+
+    #[test]
+    fn an_enveloped_create_and_a_wrong_password_are_read_through() {
+        let mut ledger = Ledger::default();
+        let url = "http://h/wp-json/calendar/events/v1/organizers?_envelope=1";
+        let body = r#"{"body":{"id":5},"status":201,"headers":{}}"#;
+        ledger.observe(&request("POST", url, Some("author:wrong-password")), &answer(200, body), &endpoint());
+        let refused = r#"{"body":{"id":6},"status":400,"headers":{}}"#;
+        ledger.observe(&request("POST", url, Some("author")), &answer(200, refused), &endpoint());
+        assert_eq!(
+            ledger.left(),
+            [&Created { collection: "organizers", id: 5, slug: None, role: Some("author".into()) }]
+        );
+    }
+}
