@@ -101,6 +101,8 @@ pub fn list(trials: &[(&str, &str)], format: Format, out: &mut impl Write) {
         }
     }
     if format == Format::Pretty {
+        // The levels from the strictest (other kinds after them, as they came).
+        kinds.sort_by_key(|(k, _)| ["must", "should", "may"].iter().position(|l| l == k).unwrap_or(3));
         let plural = if trials.len() == 1 { "" } else { "s" };
         let per_kind: Vec<String> =
             kinds.iter().filter(|(k, _)| !k.is_empty()).map(|(k, n)| format!("{n} {k}")).collect();
@@ -367,10 +369,10 @@ mod tests {
         list(&[("a::one", "must"), ("b::two", "may")], Format::Terse, &mut out);
         assert_eq!(String::from_utf8(out).unwrap(), "a::one: test\nb::two: test\n");
         let mut out = Vec::new();
-        list(&[("a::one", "must"), ("b::two", "may"), ("c::x", "must")], Format::Pretty, &mut out);
+        list(&[("b::two", "may"), ("a::one", "must"), ("c::x", "must")], Format::Pretty, &mut out);
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "a::one: test [must]\nb::two: test [may]\nc::x: test [must]\n\n3 tests (2 must, 1 may), 0 benchmarks\n"
+            "b::two: test [may]\na::one: test [must]\nc::x: test [must]\n\n3 tests (2 must, 1 may), 0 benchmarks\n"
         );
     }
 }
