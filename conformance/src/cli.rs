@@ -122,6 +122,16 @@ pub struct Cli {
     #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Which cases")]
     pub expectations: Option<PathBuf>,
 
+    /// Run only the cases that failed (or could not run: an error) in an earlier
+    /// run's --json REPORT; the other selection options narrow them further.
+    #[arg(verbatim_doc_comment, long, value_name = "REPORT", help_heading = "Which cases")]
+    pub rerun_failed: Option<PathBuf>,
+
+    /// After the run, write the names of the cases that failed to FILE, as an
+    /// --expectations file (a header comment, then one name a line).
+    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Reports")]
+    pub write_expectations: Option<PathBuf>,
+
     /// Write a JUnit XML report to FILE.
     #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Reports")]
     pub junit: Option<PathBuf>,

@@ -189,3 +189,53 @@ fn credentials_come_from_the_environment() {
     let args = [&args[..], &["--auth", "editor=editor:editor-password"]].concat();
     assert_eq!(conformance_in(&empty, &args, &wrong).status.code(), Some(0));
 }
+
+/// The implementer's loop on a small folder: run, select with --tag and --route, write the
+/// failures as expectations, rerun only the failures, gate on the expectations.
+#[test]
+fn the_loop_selects_writes_expectations_and_reruns_the_failures() {
+    let dir = temp("loop");
+    std::fs::create_dir_all(dir.join("cases")).unwrap();
+    let cases = r#"
+level: must
+spec: ["4.1"]
+tags: [events]
+cases:
+  - name: the events list answers
+    steps: [{request: {path: /events}, expect: {status: 2xx}}]
+  - name: a wrong expectation fails
+    steps: [{request: {path: /events}, expect: {status: 418}}]
+  - name: the venues list answers
+    tags: [venues]
+    steps: [{request: {path: /venues}, expect: {status: 2xx}}]
+  - name: another wrong one about venues
+    tags: [venues]
+    steps: [{request: {path: /venues}, expect: {status: 418}}]
+"#;
+    std::fs::write(dir.join("cases/loop.yaml"), cases).unwrap();
+    let run = |args: &[&str]| conformance_in(&dir, &[&["--cases", "cases"], args].concat(), &[]);
+
+    let first = run(&["--json", "report.json", "--write-expectations", "known.txt"]);
+    assert_eq!(first.status.code(), Some(101), "{}", text(&first));
+    let known = std::fs::read_to_string(dir.join("known.txt")).unwrap();
+    let listed: Vec<&str> = known.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(listed, ["loop::a wrong expectation fails", "loop::another wrong one about venues"], "{known}");
+
+    let tagged = run(&["--tag", "venues", "--list"]);
+    assert!(stdout(&tagged).contains("loop::the venues list answers: test [must]"), "{}", text(&tagged));
+    assert!(stdout(&tagged).contains("2 tests (2 must), 0 benchmarks"), "{}", text(&tagged));
+    let routed = run(&["--route", "GET /events*", "--exact", "loop::the events list answers"]);
+    assert_eq!(routed.status.code(), Some(0), "{}", text(&routed));
+    assert!(stdout(&routed).contains("CONFORMS on the 1 must cases selected (3 left out by the selection)"), "{}", text(&routed));
+
+    let rerun = run(&["--rerun-failed", "report.json"]);
+    assert_eq!(rerun.status.code(), Some(101));
+    assert!(stdout(&rerun).contains("2 failed; 0 ignored; 0 measured; 2 filtered out"), "{}", text(&rerun));
+    let gated = run(&["--rerun-failed", "report.json", "--expectations", "known.txt"]);
+    assert_eq!(gated.status.code(), Some(0), "{}", text(&gated));
+    let passed = run(&["--json", "passed.json", "--tag", "venues", "--skip", "wrong"]);
+    assert_eq!(passed.status.code(), Some(0), "{}", text(&passed));
+    let nothing = run(&["--rerun-failed", "passed.json"]);
+    assert_eq!(nothing.status.code(), Some(2));
+    assert!(text(&nothing).contains("nothing to rerun"), "{}", text(&nothing));
+}

@@ -125,7 +125,8 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
     let loaded_cases = count_cases(&source, &loaded)?;
     let coverage = (cli.html.is_some()).then(|| coverage_of(&loaded, &cli));
     let shared = Arc::new(shared_of(&cli, &loaded)?);
-    let selection = select(&cli, &shared, loaded);
+    let rerun = cli.rerun_failed.as_deref().map(crate::expectations::failed_in_report).transpose()?;
+    let selection = select(&cli, &shared, loaded, rerun.as_ref());
     if selection.trials.is_empty() && empty == EmptySelection::Error {
         return Err(format!(
             "{} matches none of the {loaded_cases} cases in {source}: nothing to run",
@@ -173,6 +174,7 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
         print!("\n{summary}");
     }
     write_reports(&cli, &shared, &reports, coverage.as_ref(), conclusion.elapsed, &source)?;
+    write_expectations(&cli, &reports, &source)?;
     // The tally decides; a trial that failed without a report (a panic) still fails the run.
     Ok(match tally.exit_status() {
         0 if conclusion.failed > 0 => 101,
@@ -254,7 +256,7 @@ struct Selection {
 }
 
 /// One trial per selected case (and per file that did not load).
-fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>) -> Selection {
+fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>, rerun: Option<&BTreeSet<String>>) -> Selection {
     let mut selection = Selection {
         trials: Vec::new(),
         filtered_out: 0,
@@ -276,7 +278,8 @@ fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>) -> Selection {
             Loaded::File(file) => {
                 for case in file.cases {
                     known_names.insert(case.name.clone());
-                    if !cli.selects(&case) || cli.harness.is_filtered_out(&case.name) {
+                    let not_rerun = rerun.is_some_and(|names| !names.contains(&case.name));
+                    if not_rerun || !cli.selects(&case) || cli.harness.is_filtered_out(&case.name) {
                         selection.must_left_out += usize::from(case.level == Level::Must);
                         if cli.level.is_empty() || cli.level.contains(&case.level) {
                             selection.filtered_out += 1;
@@ -298,7 +301,25 @@ fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>) -> Selection {
     for name in shared.expectations.difference(&known_names) {
         eprintln!("note: {name:?} in {} names no loaded case", shared.expectations_file);
     }
+    for name in rerun.into_iter().flat_map(|names| names.difference(&known_names)) {
+        eprintln!("note: {name:?}, which failed in the --rerun-failed report, names no loaded case");
+    }
     selection
+}
+
+/// `--write-expectations`: the cases that failed (or could not run), as an expectations file.
+fn write_expectations(cli: &Cli, reports: &[CaseReport], source: &str) -> Result<(), String> {
+    let Some(path) = &cli.write_expectations else {
+        return Ok(());
+    };
+    let failed: Vec<&str> = reports
+        .iter()
+        .filter(|r| matches!(r.outcome, crate::outcome::Outcome::Failed | crate::outcome::Outcome::Error(_)))
+        .map(|r| r.name.as_str())
+        .collect();
+    write_file(path, &crate::expectations::render(&failed, source))?;
+    eprintln!("conformance: {} failed cases written to {} (give it to --expectations)", failed.len(), path.display());
+    Ok(())
 }
 
 /// Writes the report files the options ask for.
