@@ -53,7 +53,10 @@ pub fn render(names: &[&str], source: &str) -> String {
         fit.len()
     );
     if !unfit.is_empty() {
-        out.push_str(&format!("# {} failed cases are not listed: their names hold a # or a line break.\n", unfit.len()));
+        out.push_str(&format!(
+            "# {} failed cases are not listed: their names hold a # or a line break.\n",
+            unfit.len()
+        ));
     }
     for name in fit {
         out.push_str(name);

@@ -226,7 +226,11 @@ cases:
     assert!(stdout(&tagged).contains("2 tests (2 must), 0 benchmarks"), "{}", text(&tagged));
     let routed = run(&["--route", "GET /events*", "--exact", "loop::the events list answers"]);
     assert_eq!(routed.status.code(), Some(0), "{}", text(&routed));
-    assert!(stdout(&routed).contains("CONFORMS on the 1 must cases selected (3 left out by the selection)"), "{}", text(&routed));
+    assert!(
+        stdout(&routed).contains("CONFORMS on the 1 must cases selected (3 left out by the selection)"),
+        "{}",
+        text(&routed)
+    );
 
     let rerun = run(&["--rerun-failed", "report.json"]);
     assert_eq!(rerun.status.code(), Some(101));

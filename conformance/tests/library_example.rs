@@ -1,10 +1,14 @@
 //! `tests/conformance.rs` of a Rust implementation: the conformance suite in its `cargo test`.
 //!
-//! Its `Cargo.toml` has:
+//! Its `Cargo.toml` has (`docs/ci.md` shows the same; `scripts/gate-example.sh` builds a new
+//! crate from that page's blocks and runs it):
 //!
 //! ```toml
 //! [dev-dependencies]
-//! conformance = { git = "https://example.org/events-calendar-conformance.git" }  # this repository
+//! conformance = { git = "URL-OF-THIS-REPOSITORY", rev = "COMMIT" }
+//! # Only because this example starts the reference server as the implementation under test:
+//! reference-server = { git = "URL-OF-THIS-REPOSITORY", rev = "COMMIT" }
+//! tokio = { version = "1", features = ["rt-multi-thread"] }
 //!
 //! [[test]]
 //! name = "conformance"
