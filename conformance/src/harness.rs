@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 
+use crate::escape::terminal;
+
 /// How results are printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -87,7 +89,7 @@ pub fn terminal_width() -> Option<usize> {
 /// Prints the names of `trials` as `--list` does: `NAME: test`, the names `--exact` takes.
 pub fn list(names: &[&str], format: Format, out: &mut impl Write) {
     for name in names {
-        let _ = writeln!(out, "{name}: test");
+        let _ = writeln!(out, "{}: test", terminal(name));
     }
     if format == Format::Pretty {
         let plural = if names.len() == 1 { "" } else { "s" };
@@ -210,8 +212,10 @@ impl Printer {
                     Verdict::Passed => self.paint(GREEN, "ok"),
                     Verdict::Failed(_) => self.paint(RED, "FAILED"),
                     Verdict::Ignored(reason) if reason.is_empty() => self.paint(YELLOW, "ignored"),
-                    Verdict::Ignored(reason) => format!("{} ({reason})", self.paint(YELLOW, "ignored")),
+                    Verdict::Ignored(reason) => format!("{} ({})", self.paint(YELLOW, "ignored"), terminal(reason)),
                 };
+                // A name is the case file's text: it cannot drive the terminal or forge a line.
+                let name = terminal(name);
                 let (kind_width, name_width) = (self.kind_width, self.name_width);
                 let _ = writeln!(out, "test {kind:<kind_width$}{name:<name_width$} ... {result}");
             }
@@ -267,11 +271,11 @@ impl Printer {
         if !failures.is_empty() {
             let _ = writeln!(out, "\nfailures:\n");
             for (name, message) in failures {
-                let _ = writeln!(out, "---- {name} ----\n{message}");
+                let _ = writeln!(out, "---- {} ----\n{message}", terminal(name));
             }
             let _ = writeln!(out, "\nfailures:");
             for (name, _) in failures {
-                let _ = writeln!(out, "    {name}");
+                let _ = writeln!(out, "    {}", terminal(name));
             }
         }
         let result = if c.failed == 0 { self.paint(GREEN, "ok") } else { self.paint(RED, "FAILED") };

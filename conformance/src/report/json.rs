@@ -1,5 +1,6 @@
 //! The JSON report: the run's summary and every case with its outcome, mismatches (with the
-//! line of the case file they come from) and steps. Passwords are masked, bodies are cut at
+//! line of the case file they come from) and steps. Passwords are masked (in every string of the
+//! document, step errors' details included), bodies are cut at
 //! [`MAX_BODY`](super::MAX_BODY) with their full size beside them, and only failing steps keep
 //! their bodies unless `--json-full`: a passing run's report stays small.
 
@@ -30,7 +31,7 @@ pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
         })
         .collect();
     let cases: Vec<Value> = reports.iter().map(|r| case(r, options)).collect();
-    json!({
+    let doc = json!({
         "run_id": run_id,
         "conforms": tally.conforms(),
         "exit_status": tally.exit_status(),
@@ -39,7 +40,10 @@ pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
         "expected_failures": tally.expected_failures,
         "unexpected_passes": tally.unexpected_passes,
         "cases": cases,
-    })
+    });
+    // Every text of the document, wherever it is (a step error's `kind` keeps its URL), is
+    // masked once more as a whole: nothing relies on each field being masked where it is made.
+    options.secrets.redact_value(doc)
 }
 
 fn case(r: &CaseReport, options: Options) -> Value {
@@ -115,7 +119,7 @@ fn step(r: &CaseReport, s: &StepRecord, options: Options) -> Value {
         "mismatches": mismatches(r, s, secrets),
         "error": s.error.as_ref().map(|e| json!({"kind": e, "message": secrets.redact(&e.to_string())})),
         "skipped": s.skipped,
-        "diff": s.diff.as_ref().map(|d| secrets.redact(&super::message::diff_text(d, super::message::Style { color: false }))),
+        "diff": s.diff.as_ref().map(|d| super::message::diff_text(d, super::message::Style { color: false }, secrets)),
     })
 }
 
