@@ -291,8 +291,9 @@ impl Printer {
     }
 }
 
+/// A JSON string, the characters a terminal acts on escaped (`\u009b`) as in every JSON output.
 fn json_string(text: &str) -> String {
-    serde_json::Value::String(text.to_string()).to_string()
+    crate::escape::json_document(serde_json::Value::String(text.to_string()).to_string())
 }
 
 #[cfg(test)]

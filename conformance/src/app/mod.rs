@@ -548,7 +548,8 @@ fn run_coverage(args: &[OsString], default_cases: &Source) -> i32 {
     print!("{}", report::coverage::render(&coverage, &source, color));
     if let Some(path) = &cli.json {
         let doc = report::coverage::json(&coverage);
-        if let Err(message) = write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default()) {
+        let text = crate::escape::json_document(serde_json::to_string_pretty(&doc).unwrap_or_default());
+        if let Err(message) = write_file(path, &text) {
             eprintln!("error: {}", crate::escape::lines(&message));
             return EXIT_USAGE;
         }

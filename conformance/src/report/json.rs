@@ -158,4 +158,16 @@ mod tests {
         assert_eq!(full["cases"][0]["steps"][0]["body"], "{\"id\": 1}");
         assert_eq!(full["cases"][0]["steps"][0]["request"]["auth"], json!(["editor", "editor-password"]));
     }
+
+    #[test]
+    fn h3_a_step_error_is_masked_in_every_field() {
+        let mut report = failing_report();
+        let url = "http://h/events/Sup3r%22Secret".to_string();
+        report.steps[0].error = Some(crate::outcome::StepError::Connect { url: url.clone(), detail: url });
+        let secrets = Secrets::of([("ed", "Sup3r\"Secret")]);
+        let doc = render("r1", &[report], Options { secrets: &secrets, full: false });
+        let error = &doc["cases"][0]["steps"][0]["error"];
+        assert_eq!(error["kind"]["detail"], json!({"url": "http://h/events/***", "detail": "http://h/events/***"}));
+        assert!(!doc.to_string().contains("Sup3r"), "{doc}");
+    }
 }

@@ -285,6 +285,97 @@ mod tests {
         assert_eq!(password_variable("administrator"), "ADMINISTRATOR_PASSWORD");
     }
 
+    fn request(method: &str, url: &str, user: &str, body: Option<&str>) -> KeptRequest {
+        crate::outcome::SentRequest {
+            method: method.into(),
+            url: url.into(),
+            headers: Vec::new(),
+            auth: Some((user.into(), "s3cr3t".into())),
+            auth_name: Some("editor".into()),
+            body: body.map(String::from),
+        }
+        .into()
+    }
+
+    /// A failing report of two steps: `first`, then `second` (which failed).
+    fn two_steps(first: KeptRequest, second: KeptRequest) -> CaseReport {
+        let mut report = crate::report::message::tests::failing_report();
+        let mut step = report.steps[0].clone();
+        step.request = Some(first);
+        step.mismatches.clear();
+        report.steps[0].request = Some(second);
+        report.steps.insert(0, step);
+        report
+    }
+
+    /// Runs `script` with `sh` in a fresh folder; the files it created there.
+    fn run(script: &str) -> Vec<String> {
+        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("repro-unit-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("s.sh"), script).unwrap();
+        // A `curl` that sends nothing: the shell still reads every word of the script.
+        let bin = dir.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("curl"), "#!/bin/sh\nexit 0\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(bin.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        let status = std::process::Command::new("sh")
+            .arg("s.sh")
+            .current_dir(&dir)
+            .env("EDITOR_PASSWORD", "x")
+            .env("PATH", path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        assert!(status.is_ok());
+        let mut created: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        created.retain(|n| n != "s.sh" && n != "bin");
+        let _ = std::fs::remove_dir_all(&dir);
+        created
+    }
+
+    #[test]
+    fn h1_a_quote_in_the_method_does_not_turn_a_body_into_code() {
+        let url = "http://127.0.0.1:9/events";
+        let report = two_steps(
+            request("X'", url, "ed", None),
+            request("POST", url, "ed", Some("{\"title\":\"$(touch pwned-quote)\"}")),
+        );
+        let target = Target::Outside { base_url: "http://127.0.0.1:9".into() };
+        let script = script(&report, &target, &Secrets::of([("ed", "s3cr3t")]));
+        assert_eq!(run(&script), Vec::<String>::new(), "{script}");
+        assert!(script.contains(r#"curl -sS -i -X 'X'\''' -u ed:"$EDITOR_PASSWORD" "#), "{script}");
+    }
+
+    #[test]
+    fn h2_h6_names_and_answers_stay_in_their_comments_and_words() {
+        let url = "http://127.0.0.1:9/x?q='$(touch pwned-url)'`touch pwned-tick`";
+        let mut report = two_steps(
+            request("GET", url, "ed'$(touch pwned-user)", None),
+            request("PUT", url, "ed'$(touch pwned-user)", Some("\"$(touch pwned-body)\"")),
+        );
+        report.name = "x\ntouch pwned-name\n#::a case".into();
+        report.file = "cases/x\ntouch pwned-file\n#.yaml".into();
+        report.steps[1].label = "steps[1]\ntouch pwned-label".into();
+        report.steps[1].mismatches[0].actual = "\"a\ntouch pwned-mismatch\n\u{1b}]52;c;eA==\u{7}\u{9b}\"".into();
+        let target = Target::Outside { base_url: "http://127.0.0.1:9\ntouch pwned-base".into() };
+        let script = script(&report, &target, &Secrets::of([("ed", "s3cr3t")]));
+        assert_eq!(run(&script), Vec::<String>::new(), "{script}");
+        assert!(!script.contains(['\u{1b}', '\u{7}', '\u{9b}']), "{script}");
+        for line in script.lines().filter(|l| l.contains("touch pwned-name") || l.contains("touch pwned-base")) {
+            assert!(line.starts_with('#'), "{line}");
+        }
+        assert!(script.contains("#   x\\ntouch pwned-name\\n#::a case (level must, cases/x\\ntouch"), "{script}");
+    }
+
     #[test]
     fn bodies_are_written_byte_for_byte() {
         let body = KeptBody::new(&format!("{{\"d\":\"{}\"}}", "x".repeat(5000)));
