@@ -31,7 +31,7 @@ pub fn curl(request: &KeptRequest, secrets: &Secrets, max_body: usize) -> String
     let mut cut = None;
     if let Some(body) = &request.body {
         let (text, whole) = body.excerpt(max_body);
-        let _ = write!(out, " --data-raw {}", shell_word(&secrets.redact(&text)));
+        let _ = write!(out, " --data-raw {}", shell_word(&secrets.redact_excerpt(&text, whole)));
         if !whole {
             cut = Some(body.size);
         }

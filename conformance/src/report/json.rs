@@ -91,7 +91,7 @@ fn request(r: &KeptRequest, secrets: &Secrets) -> Value {
     let headers: Vec<Value> = r.headers.iter().map(|(n, v)| json!([n, secrets.redact(v)])).collect();
     let body = r.body.as_ref().map(|b| {
         let (text, whole) = b.excerpt(MAX_BODY);
-        let text = secrets.redact(&text);
+        let text = secrets.redact_excerpt(&text, whole);
         if whole {
             text
         } else {
@@ -114,7 +114,7 @@ fn step(r: &CaseReport, s: &StepRecord, options: Options) -> Value {
         "label": s.label,
         "request": s.request.as_ref().map(|q| request(q, secrets)),
         "status": s.status,
-        "body": s.body.as_ref().filter(|_| keep_body).map(|b| secrets.redact(&bounded_body(b, s.body_size))),
+        "body": s.body.as_ref().filter(|_| keep_body).map(|b| bounded_body(b, s.body_size, secrets)),
         "body_size": s.body_size,
         "mismatches": mismatches(r, s, secrets),
         "error": s.error.as_ref().map(|e| json!({"kind": e, "message": secrets.redact(&e.to_string())})),

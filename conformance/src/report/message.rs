@@ -119,7 +119,7 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
             out.push_str(&diff_text(diff, style, secrets));
         }
         (None, Some(body)) if !step.ok() && !body.trim().is_empty() => {
-            let shown = excerpt(body);
+            let shown = excerpt(&secrets.redact(body));
             // An excerpt that is not the whole body says how large the body is.
             let size = if shown.len() < step.body_size {
                 format!(" ({} bytes in full)", step.body_size)

@@ -15,8 +15,10 @@
 //! - the text with any of its characters written as an HTML character reference (`&quot;`,
 //!   `&#34;`, `&#x22;`).
 //!
-//! The encodings may mix within one occurrence. Other transformations of a password (another
-//! case, another base64 alphabet or cut, a hash, a text split by the server) are not found.
+//! The encodings may mix within one occurrence. A text the runner cut short (an excerpt ending
+//! with `…`) that ends with the first 3 characters or more of a secret, in those forms, has that
+//! start masked too. Other transformations of a password (another case, another base64 alphabet
+//! or cut, a hash, a text split by the server) are not found.
 
 use base64::Engine;
 use regex::Regex;
@@ -30,6 +32,8 @@ pub const MASK: &str = "***";
 pub struct Secrets {
     /// One pattern finding every secret in every encoding above; `None` when there is none.
     pattern: Option<Regex>,
+    /// The start of a secret (3 characters or more) at the end of a text.
+    cut_start: Option<Regex>,
     /// False with `--show-credentials`.
     active: bool,
 }
@@ -37,7 +41,7 @@ pub struct Secrets {
 impl Secrets {
     /// No masking (`--show-credentials`).
     pub fn shown() -> Secrets {
-        Secrets { pattern: None, active: false }
+        Secrets { pattern: None, cut_start: None, active: false }
     }
 
     /// The secrets of these credentials: (user, password).
@@ -60,7 +64,9 @@ impl Secrets {
         let pattern = Regex::new(&alternatives.join("|"))
             .or_else(|_| Regex::new(&texts.iter().map(|t| regex::escape(t)).collect::<Vec<_>>().join("|")))
             .ok();
-        Secrets { pattern: pattern.filter(|_| !texts.is_empty()), active: true }
+        let starts: Vec<String> = texts.iter().filter_map(|t| encoded_start(t)).collect();
+        let cut_start = Regex::new(&format!("(?:{})$", starts.join("|"))).ok().filter(|_| !starts.is_empty());
+        Secrets { pattern: pattern.filter(|_| !texts.is_empty()), cut_start, active: true }
     }
 
     /// A password as a report shows it.
@@ -73,9 +79,34 @@ impl Secrets {
     }
 
     /// `text` with every secret masked.
+    /// `text` with every secret masked; when it ends with `…` (an excerpt), a secret's start
+    /// just before it too.
     pub fn redact(&self, text: &str) -> String {
-        match &self.pattern {
-            Some(pattern) => pattern.replace_all(text, MASK).into_owned(),
+        let Some(pattern) = &self.pattern else {
+            return text.to_string();
+        };
+        let out = pattern.replace_all(text, MASK).into_owned();
+        match out.strip_suffix('…') {
+            Some(before) => format!("{}…", self.cut_end(before)),
+            None => out,
+        }
+    }
+
+    /// A part of a longer text (`whole` false: it was cut at its end) with every secret masked,
+    /// a secret's start at the cut too.
+    pub fn redact_excerpt(&self, text: &str, whole: bool) -> String {
+        let out = self.redact(text);
+        if whole {
+            out
+        } else {
+            self.cut_end(&out)
+        }
+    }
+
+    /// `text` with the start of a secret at its very end masked.
+    fn cut_end(&self, text: &str) -> String {
+        match &self.cut_start {
+            Some(start) => start.replace(text, MASK).into_owned(),
             None => text.to_string(),
         }
     }
@@ -106,6 +137,22 @@ fn encoded(text: &str) -> String {
     }
     out.push(')');
     out
+}
+
+/// The pattern of any start of `text` of 3 characters or more, in every encoding (nested
+/// optional groups: `a b c (?: d (?: e)?)?`); `None` for a text of 3 characters or fewer (the
+/// whole text is masked anyway) or one too long to nest.
+fn encoded_start(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 3 || chars.len() > 200 {
+        return None;
+    }
+    let group = |c: char| format!("(?:{})", char_forms(c).join("|"));
+    let mut tail = String::new();
+    for &c in chars[3..].iter().rev() {
+        tail = format!("(?:{}{tail})?", group(c));
+    }
+    Some(format!("{}{}{}{tail}", group(chars[0]), group(chars[1]), group(chars[2])))
 }
 
 /// The forms one character may take.
@@ -171,6 +218,18 @@ mod tests {
         let shown = Secrets::shown();
         assert_eq!(shown.password("abc"), "abc");
         assert_eq!(shown.redact("editor-password"), "editor-password");
+    }
+
+    #[test]
+    fn h4_a_password_cut_short_by_an_excerpt_is_masked_too() {
+        let secrets = Secrets::of([("ed", "Sup3r\"Secret")]);
+        assert_eq!(secrets.redact("got \"xxSup3r\\\"Se…"), "got \"xx***…");
+        assert_eq!(secrets.redact("got \"xxSup…"), "got \"xx***…");
+        assert_eq!(secrets.redact("got \"xxSu…"), "got \"xxSu…", "2 characters are not enough to tell");
+        assert_eq!(secrets.redact("got \"xxSup3r"), "got \"xxSup3r", "not cut: a word that starts the same");
+        assert_eq!(secrets.redact_excerpt("{\"p\":\"Sup3r%22S", false), "{\"p\":\"***");
+        let body = super::super::bounded_body(&format!("{}Sup3r", "x".repeat(65533)), 70_000, &secrets);
+        assert!(body.ends_with("xx***\n… (cut: 70000 bytes in full)"), "{}", &body[65000..]);
     }
 
     #[test]
