@@ -150,7 +150,19 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         }
     }
     record(shared, report);
-    match (outcome.is_success(), expected) {
+    verdict(shared, &case.name, outcome.is_success(), expected, message, warning)
+}
+
+/// A trial's verdict: its outcome against the expected failures (`--expectations`).
+fn verdict(
+    shared: &Shared,
+    name: &str,
+    success: bool,
+    expected: bool,
+    message: String,
+    warning: Option<String>,
+) -> Verdict {
+    match (success, expected) {
         (true, false) => {
             if let Some(warning) = warning {
                 eprintln!("{warning}");
@@ -159,7 +171,7 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         }
         (true, true) => Verdict::Failed(format!(
             "unexpected pass: {} is listed in {} as an expected failure, and it passed: remove it from the list",
-            crate::escape::terminal(&case.name),
+            crate::escape::terminal(name),
             shared.expectations_file
         )),
         (false, true) => Verdict::Passed,

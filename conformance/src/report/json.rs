@@ -7,9 +7,9 @@
 use serde_json::{json, Value};
 
 use crate::outcome::{CaseReport, KeptRequest, Outcome, StepRecord};
+use crate::report::bounded_body;
 use crate::report::secrets::Secrets;
 use crate::report::summary::Tally;
-use crate::report::{bounded_body, MAX_BODY};
 
 /// What goes in the report.
 #[derive(Clone, Copy, Debug)]
@@ -89,15 +89,7 @@ fn mismatches(r: &CaseReport, s: &StepRecord, secrets: &Secrets) -> Vec<Value> {
 
 fn request(r: &KeptRequest, secrets: &Secrets) -> Value {
     let headers: Vec<Value> = r.headers.iter().map(|(n, v)| json!([n, secrets.redact(v)])).collect();
-    let body = r.body.as_ref().map(|b| {
-        let (text, whole) = b.excerpt(MAX_BODY);
-        let text = secrets.redact_excerpt(&text, whole);
-        if whole {
-            text
-        } else {
-            format!("{text}\n… (cut: {} bytes in full)", b.size)
-        }
-    });
+    let body = r.body.as_ref().map(|b| super::bounded_request_body(b, secrets));
     json!({
         "method": r.method,
         "url": secrets.redact(&r.url),
@@ -127,6 +119,7 @@ fn step(r: &CaseReport, s: &StepRecord, options: Options) -> Value {
 mod tests {
     use super::*;
     use crate::report::message::tests::failing_report;
+    use crate::report::MAX_BODY;
 
     #[test]
     fn only_failing_steps_keep_bodies_and_passwords_are_masked() {

@@ -286,9 +286,7 @@ fn step_html(report: &CaseReport, step: &StepRecord, page: &Page, out: &mut Stri
             escape(&curl(request, secrets, MAX_BODY))
         );
         if let Some(body) = &request.body {
-            let (text, whole) = body.excerpt(MAX_BODY);
-            let text = secrets.redact_excerpt(&text, whole);
-            let shown = if whole { text } else { format!("{text}\n… (cut: {} bytes in full)", body.size) };
+            let shown = super::bounded_request_body(body, secrets);
             let _ = write!(out, "<pre class=\"request-body\">{}</pre>", escape(&shown));
         }
         out.push_str("</details>");
