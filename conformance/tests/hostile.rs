@@ -536,7 +536,7 @@ fn h6_the_terminal_gets_no_control_characters_and_no_forged_line() {
     let out = text(&run.output);
     assert_eq!(control_characters(&out), Vec::<char>::new(), "{out}");
     for line in out.lines() {
-        assert!(!line.starts_with("verdict: CONFORMS") && !line.contains("FORGED\n"), "{line}");
+        assert!(!line.starts_with("verdict: CONFORMS"), "a forged line: {line}");
         assert!(!(line.starts_with("test result: ok. 99")), "a forged line: {out}");
     }
     // What was escaped is shown, visibly.
