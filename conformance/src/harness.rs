@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 
+use crate::escape::terminal;
+
 /// How results are printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -91,9 +93,9 @@ pub fn list(trials: &[(&str, &str)], format: Format, out: &mut impl Write) {
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     for (name, kind) in trials {
         if format == Format::Pretty && !kind.is_empty() {
-            let _ = writeln!(out, "{name}: test [{kind}]");
+            let _ = writeln!(out, "{}: test [{kind}]", terminal(name));
         } else {
-            let _ = writeln!(out, "{name}: test");
+            let _ = writeln!(out, "{}: test", terminal(name));
         }
         match kinds.iter_mut().find(|(k, _)| k == kind) {
             Some((_, n)) => *n += 1,
@@ -226,8 +228,10 @@ impl Printer {
                     Verdict::Passed => self.paint(GREEN, "ok"),
                     Verdict::Failed(_) => self.paint(RED, "FAILED"),
                     Verdict::Ignored(reason) if reason.is_empty() => self.paint(YELLOW, "ignored"),
-                    Verdict::Ignored(reason) => format!("{} ({reason})", self.paint(YELLOW, "ignored")),
+                    Verdict::Ignored(reason) => format!("{} ({})", self.paint(YELLOW, "ignored"), terminal(reason)),
                 };
+                // A name is the case file's text: it cannot drive the terminal or forge a line.
+                let name = terminal(name);
                 let (kind_width, name_width) = (self.kind_width, self.name_width);
                 let _ = writeln!(out, "test {kind:<kind_width$}{name:<name_width$} ... {result}");
             }
@@ -283,11 +287,11 @@ impl Printer {
         if !failures.is_empty() {
             let _ = writeln!(out, "\nfailures:\n");
             for (name, message) in failures {
-                let _ = writeln!(out, "---- {name} ----\n{message}");
+                let _ = writeln!(out, "---- {} ----\n{message}", terminal(name));
             }
             let _ = writeln!(out, "\nfailures:");
             for (name, _) in failures {
-                let _ = writeln!(out, "    {name}");
+                let _ = writeln!(out, "    {}", terminal(name));
             }
         }
         let result = if c.failed == 0 { self.paint(GREEN, "ok") } else { self.paint(RED, "FAILED") };
@@ -303,8 +307,9 @@ impl Printer {
     }
 }
 
+/// A JSON string, the characters a terminal acts on escaped (`\u009b`) as in every JSON output.
 fn json_string(text: &str) -> String {
-    serde_json::Value::String(text.to_string()).to_string()
+    crate::escape::json_document(serde_json::Value::String(text.to_string()).to_string())
 }
 
 #[cfg(test)]

@@ -48,6 +48,8 @@
 //! - [`report`]: one module per format (terminal message, summary, JUnit, JSON, HTML, repro
 //!   scripts, curl, coverage) and the secrets they mask.
 //! - [`show`]: short renderings of values and texts for messages (compact JSON, excerpts).
+//! - [`escape`]: the two doors of every text written out: a word for the shell, a text for the
+//!   terminal (control characters made visible).
 //! - [`source`]: where a run's cases come from (the embedded suite or a folder) and loading them.
 //! - [`schema`]: the JSON Schema of case files, for editors.
 //! - [`coverage`]: which routes, methods, parameters, write fields and error codes of the
@@ -71,6 +73,7 @@ pub mod credentials;
 pub mod diff;
 pub mod differential;
 pub mod env;
+pub mod escape;
 pub mod expectations;
 pub mod features;
 pub mod harness;

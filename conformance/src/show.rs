@@ -27,7 +27,8 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
-/// `text` cut to at most `max` bytes, at a character boundary.
+/// `text` cut to at most `max` bytes, at a character boundary; a cut text holds no more memory
+/// than its length.
 pub fn cut_bytes(mut text: String, max: usize) -> String {
     if text.len() > max {
         let mut end = max;
@@ -35,6 +36,8 @@ pub fn cut_bytes(mut text: String, max: usize) -> String {
             end -= 1;
         }
         text.truncate(end);
+        // The memory of the cut part is given back (a kept record may outlive the body).
+        text.shrink_to_fit();
     }
     text
 }

@@ -17,7 +17,7 @@ fn config_of(script: &str, port: u16) -> reference_server::Config {
     let mut i = 1;
     while i < words.len() {
         match words[i] {
-            "--listen" => assert_eq!(words[i + 1], "\"127.0.0.1:$PORT\""),
+            "--listen" => assert_eq!(words[i + 1], "127.0.0.1:\"$PORT\""),
             "--clock" => config.clock = Some(words[i + 1].parse().expect("an RFC 3339 clock")),
             "--namespace" => config.namespace = words[i + 1].to_string(),
             "--language-param" => config.language_param = words[i + 1].to_string(),
@@ -50,7 +50,7 @@ fn a_repro_script_gets_the_failing_answer_again() {
     assert!(script.starts_with("#!/bin/sh\n# Reproduces a failing case"), "{script}");
     assert!(script.contains("#   $.name: expected \"Another name\", got \"Repro c"), "{script}");
     assert!(script.contains("EDITOR_PASSWORD=${EDITOR_PASSWORD:-editor-password}"), "{script}");
-    assert!(script.contains("-u \"editor:$EDITOR_PASSWORD\""), "{script}");
+    assert!(script.contains("-u editor:\"$EDITOR_PASSWORD\""), "{script}");
     assert!(script.contains("head -c 3000 /dev/zero | tr '\\000' '\\170'"), "the filler, byte for byte: {script}");
     assert!(!script.contains("{{"), "templates are filled in: {script}");
     assert!(!script.contains("DELETE"), "the cleanup is not run: {script}");

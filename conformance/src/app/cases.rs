@@ -30,7 +30,7 @@ pub fn run(args: &[OsString]) -> i32 {
                     suite::case_count(&suite::load()),
                     if replaced > 0 { format!(", {replaced} files replaced") } else { String::new() },
                     dir.display(),
-                    crate::report::curl::shell_quote(&dir.display().to_string())
+                    crate::escape::shell_word(&dir.display().to_string())
                 );
                 0
             }

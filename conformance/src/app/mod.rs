@@ -87,7 +87,7 @@ pub fn run_source(args: Vec<OsString>, default_cases: Source, empty: EmptySelect
     match run_cli(cli, &default_cases, empty) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", crate::escape::lines(&message));
             EXIT_USAGE
         }
     }
@@ -197,7 +197,7 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         return Err("--keep-data goes with --base-url: the embedded server of a case stops when the case ends (--repro rebuilds a failing case's data instead)".into());
     }
     if let Some(dir) = &cli.repro {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the --repro folder {}: {e}", dir.display()))?;
+        repro_folder(dir)?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -242,6 +242,24 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         store: RwLock::new(()),
         reports: Mutex::new(Vec::new()),
     })
+}
+
+/// Creates the `--repro` folder, or checks the one there: a symbolic link is refused (the
+/// scripts would land wherever it points).
+fn repro_folder(dir: &std::path::Path) -> Result<(), String> {
+    // Without a trailing `/`, which would make the system follow a link.
+    let dir: std::path::PathBuf = dir.components().collect();
+    let dir = dir.as_path();
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            Err(format!("the --repro folder {} is a symbolic link: give the folder itself", dir.display()))
+        }
+        Ok(meta) if !meta.is_dir() => Err(format!("the --repro folder {} is not a folder", dir.display())),
+        Ok(_) => Ok(()),
+        Err(_) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the --repro folder {}: {e}", dir.display()))
+        }
+    }
 }
 
 /// The trials the selection keeps, and what the run says about the others.
@@ -337,7 +355,7 @@ fn write_reports(
     }
     if let Some(path) = &cli.json {
         let doc = report::json::render(&shared.run_id, reports, report::json::Options { secrets, full: cli.json_full });
-        write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default())?;
+        write_file(path, &crate::escape::json_document(serde_json::to_string_pretty(&doc).unwrap_or_default()))?;
     }
     if let Some(path) = &cli.html {
         let target = match &shared.mode {
@@ -524,7 +542,7 @@ fn file_error(shared: &Shared, error: &FileError) -> Verdict {
             server: None,
         },
     );
-    Verdict::Failed(format!("this case file could not be loaded:\n{message}"))
+    Verdict::Failed(format!("this case file could not be loaded:\n{}", crate::escape::lines(&message)))
 }
 
 /// `conformance coverage [OPTIONS]` (`args` are the options): prints the coverage matrix and
@@ -539,7 +557,7 @@ fn run_coverage(args: &[OsString], default_cases: &Source) -> i32 {
     let (source, loaded) = match load_cases(cli.cases.clone(), default_cases) {
         Ok(loaded) => loaded,
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", crate::escape::lines(&message));
             return EXIT_USAGE;
         }
     };
@@ -549,7 +567,7 @@ fn run_coverage(args: &[OsString], default_cases: &Source) -> i32 {
         match item {
             Loaded::File(file) => files.push(file),
             Loaded::Error(error) => {
-                eprintln!("{error}");
+                eprintln!("{}", crate::escape::lines(&error.to_string()));
                 errors += 1;
             }
         }
@@ -567,8 +585,9 @@ fn run_coverage(args: &[OsString], default_cases: &Source) -> i32 {
     print!("{}", report::coverage::render(&coverage, &source, color));
     if let Some(path) = &cli.json {
         let doc = report::coverage::json(&coverage);
-        if let Err(message) = write_file(path, &serde_json::to_string_pretty(&doc).unwrap_or_default()) {
-            eprintln!("error: {message}");
+        let text = crate::escape::json_document(serde_json::to_string_pretty(&doc).unwrap_or_default());
+        if let Err(message) = write_file(path, &text) {
+            eprintln!("error: {}", crate::escape::lines(&message));
             return EXIT_USAGE;
         }
     }

@@ -150,7 +150,19 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         }
     }
     record(shared, report);
-    match (outcome.is_success(), expected) {
+    verdict(shared, &case.name, outcome.is_success(), expected, message, warning)
+}
+
+/// A trial's verdict: its outcome against the expected failures (`--expectations`).
+fn verdict(
+    shared: &Shared,
+    name: &str,
+    success: bool,
+    expected: bool,
+    message: String,
+    warning: Option<String>,
+) -> Verdict {
+    match (success, expected) {
         (true, false) => {
             if let Some(warning) = warning {
                 eprintln!("{warning}");
@@ -159,28 +171,57 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         }
         (true, true) => Verdict::Failed(format!(
             "unexpected pass: {} is listed in {} as an expected failure, and it passed: remove it from the list",
-            case.name, shared.expectations_file
+            crate::escape::terminal(name),
+            shared.expectations_file
         )),
         (false, true) => Verdict::Passed,
         (false, false) => Verdict::Failed(message),
     }
 }
 
-/// Writes the `--repro` script of a failing case (its name made unique in the folder).
+/// Writes the `--repro` script of a failing case (its name made unique in the folder). The file
+/// is created, never opened: an entry already there (a file, or a symbolic link someone planted,
+/// dangling or not) is left alone and the next name is tried, and only the file created is
+/// made executable.
 fn write_repro(dir: &Path, report: &CaseReport, shared: &Shared) -> Result<(), String> {
     let script = report::repro::script(report, &shared.repro_target, &shared.secrets);
     let name = report::repro::file_name(&report.name);
-    let mut path = dir.join(&name);
-    let mut n = 2;
-    while path.exists() {
-        path = dir.join(format!("{}-{n}.sh", name.trim_end_matches(".sh")));
-        n += 1;
+    for n in 1..=MAX_SAME_NAME {
+        let path = if n == 1 { dir.join(&name) } else { dir.join(format!("{}-{n}.sh", name.trim_end_matches(".sh"))) };
+        match create_new(&path) {
+            Ok(mut file) => return write_script(&mut file, &path, &script),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
+        }
     }
-    std::fs::write(&path, script).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Err(format!("cannot write the script of {}: {MAX_SAME_NAME} files of its name are in the way", name))
+}
+
+/// The most scripts of one name in a `--repro` folder (`NAME.sh`, `NAME-2.sh`, …).
+const MAX_SAME_NAME: usize = 1000;
+
+/// Creates `path`, failing when anything is there already (`O_CREAT | O_EXCL`: a symbolic link
+/// is not followed).
+fn create_new(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o700);
+    }
+    options.open(path)
+}
+
+/// Writes the script into the file just created and makes it executable (on the open file,
+/// so nothing else can be changed through its name).
+fn write_script(file: &mut std::fs::File, path: &Path, script: &str) -> Result<(), String> {
+    use std::io::Write;
+    file.write_all(script.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+        let _ = file.set_permissions(std::fs::Permissions::from_mode(0o755));
     }
     Ok(())
 }

@@ -181,7 +181,7 @@ fn parse(answer: &Answer) -> Option<Value> {
     if text.is_empty() {
         return None;
     }
-    serde_json::from_str(text).ok()
+    crate::runner::send::parse_json(text).ok()
 }
 
 /// The `code` of an error answer.

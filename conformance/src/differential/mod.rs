@@ -57,7 +57,7 @@ pub fn run(args: &[OsString], default_cases: &Source) -> i32 {
     match run_cli(&cli, default_cases) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", crate::escape::lines(&message));
             EXIT_USAGE
         }
     }
@@ -101,7 +101,7 @@ fn run_cli(cli: &DiffCli, default_cases: &Source) -> Result<i32, String> {
     let total = selection.play.len();
     for (n, case) in selection.play.iter().enumerate() {
         if progress {
-            eprint!("\r\x1b[K[{}/{total}] {}", n + 1, crate::show::cut(&case.name, 70));
+            eprint!("\r\x1b[K[{}/{total}] {}", n + 1, crate::escape::terminal(&crate::show::cut(&case.name, 70)));
         }
         if case.requires.iter().any(|r| r == "fresh-store") {
             if let Err(e) = reset(&a).and_then(|()| reset(&b)) {
@@ -127,6 +127,7 @@ fn run_cli(cli: &DiffCli, default_cases: &Source) -> Result<i32, String> {
     if progress {
         eprint!("\r\x1b[K");
     }
+    let secrets = secrets_of([&a, &b]);
     let context = report::Context {
         sides: [&a, &b],
         played,
@@ -135,13 +136,29 @@ fn run_cli(cli: &DiffCli, default_cases: &Source) -> Result<i32, String> {
         clocks: &state.clocks,
         max_shown: cli.max_shown,
         color: cli.color.wanted(std::io::stdout().is_terminal()),
+        secrets: &secrets,
     };
-    print!("{}", report::render(&collector, &context));
+    write_reports(cli, &collector, &context)?;
+    Ok(if cli.fail_on_difference && collector.differs() { EXIT_DIFFERENT } else { 0 })
+}
+
+/// The passwords of both sides, which the reports mask.
+fn secrets_of(sides: [&Side; 2]) -> crate::report::secrets::Secrets {
+    let credentials = sides.map(|side| side.endpoint.credentials.values());
+    crate::report::secrets::Secrets::of(
+        credentials.into_iter().flatten().map(|(user, password)| (user.as_str(), password.as_str())),
+    )
+}
+
+/// Prints the terminal report and writes `--json`.
+fn write_reports(cli: &DiffCli, collector: &score::Collector, context: &report::Context) -> Result<(), String> {
+    print!("{}", report::render(collector, context));
     if let Some(path) = &cli.json {
-        let text = serde_json::to_string_pretty(&report::json(&collector, &context)).unwrap_or_default();
+        let text = serde_json::to_string_pretty(&report::json(collector, context)).unwrap_or_default();
+        let text = crate::escape::json_document(text);
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    Ok(if cli.fail_on_difference && collector.differs() { EXIT_DIFFERENT } else { 0 })
+    Ok(())
 }
 
 /// The cases of the `--cases` folder (or the default suite); every file must load.

@@ -4,7 +4,6 @@
 //! case's expectations are not checked: what the two sides answer is compared instead.
 
 use reqwest::Client;
-use serde_json::Value;
 
 use super::compare::Leg;
 use super::normalise::{Normaliser, Space};
@@ -90,7 +89,7 @@ pub async fn play(
                 tokio::join!(send_leg(client, &legs[0], max_response), send_leg(client, &legs[1], max_response));
             for (k, leg) in [&a, &b].into_iter().enumerate() {
                 if let Leg::Answered(answer) = leg {
-                    let json = serde_json::from_str::<Value>(&answer.text).ok();
+                    let json = send::parse_json(&answer.text).ok();
                     let captured = capture::capture(step, &envs[k], answer, json.as_ref());
                     runner::keep_captures(step, &mut envs[k], captured.values);
                 }

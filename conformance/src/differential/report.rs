@@ -1,5 +1,7 @@
 //! What `conformance diff` prints and writes: the differences by route, the agreement, one
-//! final line; and the JSON report.
+//! final line; and the JSON report. The passwords of both sides are masked in both
+//! ([`Secrets`]), and what the servers answered reaches the terminal with its control
+//! characters escaped.
 
 use std::fmt::Write;
 
@@ -9,6 +11,8 @@ use super::compare::Kind;
 use super::normalise::{Clocks, IdPairs};
 use super::play::Side;
 use super::score::{Collector, Ratio, Score};
+use crate::escape::terminal;
+use crate::report::secrets::Secrets;
 
 /// The run's context, for the report.
 pub struct Context<'a> {
@@ -20,6 +24,15 @@ pub struct Context<'a> {
     pub clocks: &'a Clocks,
     pub max_shown: usize,
     pub color: bool,
+    /// The passwords of both sides.
+    pub secrets: &'a Secrets,
+}
+
+impl Context<'_> {
+    /// A text of the run (a server's value, a case's name) as the terminal shows it.
+    fn shown(&self, text: &str) -> String {
+        terminal(&self.secrets.redact(text)).into_owned()
+    }
 }
 
 const BOLD: &str = "\x1b[1m";
@@ -59,9 +72,9 @@ pub fn render(collector: &Collector, ctx: &Context) -> String {
             out,
             "{}: {} (namespace {}, language parameter {})",
             side.name.letter(),
-            e.base_url,
-            e.namespace,
-            e.language_param
+            ctx.shown(&e.base_url),
+            ctx.shown(&e.namespace),
+            ctx.shown(&e.language_param)
         );
     }
     let _ = writeln!(out, "cases: {} played, {} skipped", ctx.played, ctx.skipped.len());
@@ -73,7 +86,7 @@ pub fn render(collector: &Collector, ctx: &Context) -> String {
         }
     }
     for (reason, n) in reasons {
-        let _ = writeln!(out, "  skipped {n}: {reason}");
+        let _ = writeln!(out, "  skipped {n}: {}", ctx.shown(reason));
     }
     let routes = collector.routes();
     let differing: Vec<_> = routes.iter().filter(|r| !r.findings.is_empty()).collect();
@@ -81,14 +94,16 @@ pub fn render(collector: &Collector, ctx: &Context) -> String {
         let _ = writeln!(out, "\ndifferences by route (path, kind, occurrences, A's and B's values where first seen):");
     }
     for group in &differing {
-        let header = format!("{}: {} of {} exchanges differ", group.route, group.differing, group.exchanges);
+        let header =
+            format!("{}: {} of {} exchanges differ", ctx.shown(&group.route), group.differing, group.exchanges);
         let _ = writeln!(out, "{}", paint(ctx.color, BOLD, &header));
         for finding in group.findings.iter().take(ctx.max_shown) {
             let first = &finding.first;
-            let _ = writeln!(out, "  {} ({}, {}×)", finding.path, kind_name(finding.kind), finding.count);
-            let _ = writeln!(out, "      A: {}", first.a);
-            let _ = writeln!(out, "      B: {}", first.b);
-            let _ = writeln!(out, "      first at {} {} {}", first.case, first.step, first.path);
+            let _ = writeln!(out, "  {} ({}, {}×)", ctx.shown(&finding.path), kind_name(finding.kind), finding.count);
+            let _ = writeln!(out, "      A: {}", ctx.shown(&first.a));
+            let _ = writeln!(out, "      B: {}", ctx.shown(&first.b));
+            let where_ = format!("{} {} {}", first.case, first.step, first.path);
+            let _ = writeln!(out, "      first at {}", ctx.shown(&where_));
         }
         if group.findings.len() > ctx.max_shown {
             let _ = writeln!(out, "  … {} more (--max-shown, --json)", group.findings.len() - ctx.max_shown);
@@ -146,8 +161,12 @@ pub fn final_line(score: &Score, routes: usize, differing: usize) -> String {
     )
 }
 
-/// The JSON report.
+/// The JSON report, every string of it masked.
 pub fn json(collector: &Collector, ctx: &Context) -> Value {
+    ctx.secrets.redact_value(json_unmasked(collector, ctx))
+}
+
+fn json_unmasked(collector: &Collector, ctx: &Context) -> Value {
     let side = |side: &Side| {
         json!({
             "base_url": side.endpoint.base_url,

@@ -1,24 +1,18 @@
-//! A request as a `curl` command, for the terminal and the reports: quoted for a POSIX shell,
-//! the password masked unless `--show-credentials`, a long body cut.
+//! A request as a `curl` command, for the terminal and the reports: every word (the method
+//! too) quoted for a POSIX shell by [`shell_word`], the password masked unless
+//! `--show-credentials`, a long body cut.
 
 use std::fmt::Write;
 
+use crate::escape::shell_word;
 use crate::outcome::KeptRequest;
 use crate::report::secrets::Secrets;
-
-/// Quotes a word for a POSIX shell.
-pub fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=@,%+".contains(c)) {
-        return text.to_string();
-    }
-    format!("'{}'", text.replace('\'', r#"'\''"#))
-}
 
 /// The method option curl needs (none for a GET without body or a POST with one).
 pub fn method_option(request: &KeptRequest) -> Option<String> {
     let implied =
         (request.method == "GET" && request.body.is_none()) || (request.method == "POST" && request.body.is_some());
-    (!implied).then(|| format!("-X {}", request.method))
+    (!implied).then(|| format!("-X {}", shell_word(&request.method)))
 }
 
 /// The request as a `curl` command that sends it again; a body longer than `max_body` bytes is
@@ -29,20 +23,20 @@ pub fn curl(request: &KeptRequest, secrets: &Secrets, max_body: usize) -> String
         let _ = write!(out, " {method}");
     }
     if let Some((user, password)) = &request.auth {
-        let _ = write!(out, " -u {}", shell_quote(&format!("{user}:{}", secrets.password(password))));
+        let _ = write!(out, " -u {}", shell_word(&format!("{user}:{}", secrets.password(password))));
     }
     for (name, value) in &request.headers {
-        let _ = write!(out, " -H {}", shell_quote(&secrets.redact(&format!("{name}: {value}"))));
+        let _ = write!(out, " -H {}", shell_word(&secrets.redact(&format!("{name}: {value}"))));
     }
     let mut cut = None;
     if let Some(body) = &request.body {
         let (text, whole) = body.excerpt(max_body);
-        let _ = write!(out, " --data-raw {}", shell_quote(&secrets.redact(&text)));
+        let _ = write!(out, " --data-raw {}", shell_word(&secrets.redact_excerpt(&text, whole)));
         if !whole {
             cut = Some(body.size);
         }
     }
-    let _ = write!(out, " {}", shell_quote(&secrets.redact(&request.url)));
+    let _ = write!(out, " {}", shell_word(&secrets.redact(&request.url)));
     if let Some(size) = cut {
         let _ = write!(out, "  # body cut: {size} bytes in full (--repro writes it whole)");
     }

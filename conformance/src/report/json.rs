@@ -1,14 +1,15 @@
 //! The JSON report: the run's summary and every case with its outcome, mismatches (with the
-//! line of the case file they come from) and steps. Passwords are masked, bodies are cut at
+//! line of the case file they come from) and steps. Passwords are masked (in every string of the
+//! document, step errors' details included), bodies are cut at
 //! [`MAX_BODY`](super::MAX_BODY) with their full size beside them, and only failing steps keep
 //! their bodies unless `--json-full`: a passing run's report stays small.
 
 use serde_json::{json, Value};
 
 use crate::outcome::{CaseReport, KeptRequest, Outcome, StepRecord};
+use crate::report::bounded_body;
 use crate::report::secrets::Secrets;
 use crate::report::summary::Tally;
-use crate::report::{bounded_body, MAX_BODY};
 
 /// What goes in the report.
 #[derive(Clone, Copy, Debug)]
@@ -30,7 +31,7 @@ pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
         })
         .collect();
     let cases: Vec<Value> = reports.iter().map(|r| case(r, options)).collect();
-    json!({
+    let doc = json!({
         "run_id": run_id,
         "conforms": tally.conforms(),
         "exit_status": tally.exit_status(),
@@ -39,7 +40,10 @@ pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
         "expected_failures": tally.expected_failures,
         "unexpected_passes": tally.unexpected_passes,
         "cases": cases,
-    })
+    });
+    // Every text of the document, wherever it is (a step error's `kind` keeps its URL), is
+    // masked once more as a whole: nothing relies on each field being masked where it is made.
+    options.secrets.redact_value(doc)
 }
 
 fn case(r: &CaseReport, options: Options) -> Value {
@@ -85,15 +89,7 @@ fn mismatches(r: &CaseReport, s: &StepRecord, secrets: &Secrets) -> Vec<Value> {
 
 fn request(r: &KeptRequest, secrets: &Secrets) -> Value {
     let headers: Vec<Value> = r.headers.iter().map(|(n, v)| json!([n, secrets.redact(v)])).collect();
-    let body = r.body.as_ref().map(|b| {
-        let (text, whole) = b.excerpt(MAX_BODY);
-        let text = secrets.redact(&text);
-        if whole {
-            text
-        } else {
-            format!("{text}\n… (cut: {} bytes in full)", b.size)
-        }
-    });
+    let body = r.body.as_ref().map(|b| super::bounded_request_body(b, secrets));
     json!({
         "method": r.method,
         "url": secrets.redact(&r.url),
@@ -110,12 +106,12 @@ fn step(r: &CaseReport, s: &StepRecord, options: Options) -> Value {
         "label": s.label,
         "request": s.request.as_ref().map(|q| request(q, secrets)),
         "status": s.status,
-        "body": s.body.as_ref().filter(|_| keep_body).map(|b| secrets.redact(&bounded_body(b, s.body_size))),
+        "body": s.body.as_ref().filter(|_| keep_body).map(|b| bounded_body(b, s.body_size, secrets)),
         "body_size": s.body_size,
         "mismatches": mismatches(r, s, secrets),
         "error": s.error.as_ref().map(|e| json!({"kind": e, "message": secrets.redact(&e.to_string())})),
         "skipped": s.skipped,
-        "diff": s.diff.as_ref().map(|d| secrets.redact(&super::message::diff_text(d, super::message::Style { color: false }))),
+        "diff": s.diff.as_ref().map(|d| super::message::diff_text(d, super::message::Style { color: false }, secrets)),
     })
 }
 
@@ -123,6 +119,7 @@ fn step(r: &CaseReport, s: &StepRecord, options: Options) -> Value {
 mod tests {
     use super::*;
     use crate::report::message::tests::failing_report;
+    use crate::report::MAX_BODY;
 
     #[test]
     fn only_failing_steps_keep_bodies_and_passwords_are_masked() {
@@ -153,5 +150,17 @@ mod tests {
         let full = render("r1", &[report], Options { secrets: &Secrets::shown(), full: true });
         assert_eq!(full["cases"][0]["steps"][0]["body"], "{\"id\": 1}");
         assert_eq!(full["cases"][0]["steps"][0]["request"]["auth"], json!(["editor", "editor-password"]));
+    }
+
+    #[test]
+    fn h3_a_step_error_is_masked_in_every_field() {
+        let mut report = failing_report();
+        let url = "http://h/events/Sup3r%22Secret".to_string();
+        report.steps[0].error = Some(crate::outcome::StepError::Connect { url: url.clone(), detail: url });
+        let secrets = Secrets::of([("ed", "Sup3r\"Secret")]);
+        let doc = render("r1", &[report], Options { secrets: &secrets, full: false });
+        let error = &doc["cases"][0]["steps"][0]["error"];
+        assert_eq!(error["kind"]["detail"], json!({"url": "http://h/events/***", "detail": "http://h/events/***"}));
+        assert!(!doc.to_string().contains("Sup3r"), "{doc}");
     }
 }

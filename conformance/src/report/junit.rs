@@ -34,7 +34,7 @@ pub fn escape(text: &str) -> String {
 }
 
 fn short_reason(report: &CaseReport, secrets: &Secrets) -> String {
-    secrets.redact(&crate::show::cut(&reason_text(report), 500))
+    crate::show::cut(&secrets.redact(&reason_text(report)), 500)
 }
 
 fn reason_text(report: &CaseReport) -> String {

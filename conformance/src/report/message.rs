@@ -2,11 +2,14 @@
 //! goes to a terminal) and the JUnit report: each step that went wrong with its request as
 //! `curl`, the status, every mismatch with its path and the line of the case file it comes
 //! from, the diff, and the cleanup problems. Bounded: a huge body or thousands of mismatches
-//! give a few lines and a count.
+//! give a few lines and a count. Every text that comes from the case or the answer is shown
+//! with its secrets masked and its control characters escaped ([`shown`]): an answer cannot
+//! drive the terminal or forge a line.
 
 use std::fmt::Write;
 
 use crate::diff::{Diff, LineKind};
+use crate::escape::terminal;
 use crate::outcome::{CaseReport, Outcome, StepRecord};
 use crate::report::curl::curl;
 use crate::report::secrets::Secrets;
@@ -40,8 +43,14 @@ impl Style {
     }
 }
 
-/// The diff as indented lines, coloured or not.
-pub fn diff_text(diff: &Diff, style: Style) -> String {
+/// A text of the case or of the answer as a message shows it: secrets masked, control
+/// characters escaped.
+pub fn shown(secrets: &Secrets, text: &str) -> String {
+    terminal(&secrets.redact(text)).into_owned()
+}
+
+/// The diff as indented lines, coloured or not, control characters escaped.
+pub fn diff_text(diff: &Diff, style: Style, secrets: &Secrets) -> String {
     let mut out = String::new();
     for line in &diff.lines {
         let code = match line.kind {
@@ -50,7 +59,8 @@ pub fn diff_text(diff: &Diff, style: Style) -> String {
             LineKind::Added => GREEN,
             LineKind::Header | LineKind::Context => "",
         };
-        let text = if code.is_empty() { line.text.clone() } else { style.paint(code, &line.text) };
+        let text = shown(secrets, &line.text);
+        let text = if code.is_empty() { text } else { style.paint(code, &text) };
         let _ = writeln!(out, "    {text}");
     }
     if diff.cut_lines > 0 {
@@ -66,20 +76,21 @@ pub fn location(report: &CaseReport, at: crate::yaml::Pos) -> Option<String> {
 
 fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Secrets, out: &mut String) {
     if let Some(reason) = &step.skipped {
-        let _ = writeln!(out, "  {}: skipped: {reason}", step.label);
+        let _ = writeln!(out, "  {}: skipped: {}", terminal(&step.label), shown(secrets, reason));
         return;
     }
     match &step.request {
         Some(r) => {
-            let _ = writeln!(out, "  {}: {} {}", step.label, r.method, secrets.redact(&r.url));
-            let _ = writeln!(out, "    {}", curl(r, secrets, MAX_CURL_BODY));
+            let title = format!("{}: {} {}", step.label, r.method, r.url);
+            let _ = writeln!(out, "  {}", shown(secrets, &title));
+            let _ = writeln!(out, "    {}", terminal(&curl(r, secrets, MAX_CURL_BODY)));
         }
         None => {
-            let _ = writeln!(out, "  {}:", step.label);
+            let _ = writeln!(out, "  {}:", terminal(&step.label));
         }
     }
     if let Some(error) = &step.error {
-        let _ = writeln!(out, "    error: {}", secrets.redact(&error.to_string()));
+        let _ = writeln!(out, "    error: {}", shown(secrets, &error.to_string()));
     }
     if let Some(status) = step.status {
         let _ = writeln!(out, "    status: {status}");
@@ -88,13 +99,14 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
         let _ = writeln!(out, "    mismatches:");
         for m in step.mismatches.iter().take(MAX_MISMATCHES) {
             let place = location(report, m.at).map(|l| format!(" (at {l})")).unwrap_or_default();
-            let (expected, actual) = (secrets.redact(&m.expected), secrets.redact(&m.actual));
+            let (expected, actual) = (shown(secrets, &m.expected), shown(secrets, &m.actual));
             let _ = writeln!(
                 out,
-                "      {}: expected {}, got {}{place}",
-                style.paint(BOLD, &m.path),
+                "      {}: expected {}, got {}{}",
+                style.paint(BOLD, &shown(secrets, &m.path)),
                 style.paint(GREEN, &expected),
-                style.paint(RED, &actual)
+                style.paint(RED, &actual),
+                terminal(&place)
             );
         }
         if step.mismatches.len() > MAX_MISMATCHES {
@@ -104,17 +116,17 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
     match (&step.diff, &step.body) {
         (Some(diff), _) => {
             let _ = writeln!(out, "    diff of the expected pattern (-) and the actual body (+):");
-            out.push_str(&secrets.redact(&diff_text(diff, style)));
+            out.push_str(&diff_text(diff, style, secrets));
         }
         (None, Some(body)) if !step.ok() && !body.trim().is_empty() => {
-            let shown = excerpt(body);
+            let shown = excerpt(&secrets.redact(body));
             // An excerpt that is not the whole body says how large the body is.
             let size = if shown.len() < step.body_size {
                 format!(" ({} bytes in full)", step.body_size)
             } else {
                 String::new()
             };
-            let _ = writeln!(out, "    body: {}{size}", secrets.redact(&shown));
+            let _ = writeln!(out, "    body: {}{size}", self::shown(secrets, &shown));
         }
         _ => {}
     }
@@ -124,10 +136,10 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
 pub fn failure_message(report: &CaseReport, style: Style, secrets: &Secrets) -> String {
     let mut out = String::new();
     let level = report.level.map(|l| l.name()).unwrap_or("none");
-    let _ = writeln!(out, "{} ({}, level {level})", report.name, report.file);
+    let _ = writeln!(out, "{} ({}, level {level})", terminal(&report.name), terminal(&report.file));
     if let Outcome::Error(reason) = &report.outcome {
         if report.failed_step().is_none() {
-            let _ = writeln!(out, "  error: {}", secrets.redact(reason));
+            let _ = writeln!(out, "  error: {}", shown(secrets, reason));
         }
     }
     if let Some(step) = report.failed_step() {

@@ -26,13 +26,26 @@ pub mod terminal;
 /// The longest body a report shows, in bytes; a longer one is cut with a note of its size.
 pub const MAX_BODY: usize = 64 * 1024;
 
+/// A request's body as reports show it: its first [`MAX_BODY`] bytes, with a note of its full
+/// size when cut; secrets masked, a secret cut in two as well.
+pub fn bounded_request_body(body: &crate::outcome::KeptBody, secrets: &secrets::Secrets) -> String {
+    let (text, whole) = body.excerpt(MAX_BODY);
+    let text = secrets.redact_excerpt(&text, whole);
+    if whole {
+        text
+    } else {
+        format!("{text}\n… (cut: {} bytes in full)", body.size)
+    }
+}
+
 /// A body as reports show it: `text` (which may already be shorter than the body: records keep
-/// a part of large ones) cut at [`MAX_BODY`], with a note of the full `size` when cut.
-pub fn bounded_body(text: &str, size: usize) -> String {
+/// a part of large ones) cut at [`MAX_BODY`], with a note of the full `size` when cut; secrets
+/// masked, a secret cut in two as well.
+pub fn bounded_body(text: &str, size: usize, secrets: &secrets::Secrets) -> String {
     let cut = crate::show::cut_bytes(text.to_string(), MAX_BODY);
     if cut.len() < size {
-        format!("{cut}\n… (cut: {size} bytes in full)")
+        format!("{}\n… (cut: {size} bytes in full)", secrets.redact_excerpt(&cut, false))
     } else {
-        cut
+        secrets.redact(&cut)
     }
 }

@@ -9,8 +9,9 @@
 
 use std::fmt::Write;
 
+use crate::escape::{comment, shell_word, terminal};
 use crate::outcome::{CaseReport, KeptBody, KeptRequest};
-use crate::report::curl::{method_option, shell_quote};
+use crate::report::curl::method_option;
 use crate::report::secrets::Secrets;
 use crate::runner::request::WRONG_PASSWORD_SENT;
 
@@ -55,26 +56,26 @@ pub fn script(report: &CaseReport, target: &Target, secrets: &Secrets) -> String
     out.push_str("body_file=$(mktemp)\ntrap 'rm -f \"$body_file\"; stop_server' EXIT\ntrap 'exit 130' INT TERM\n\n");
     for step in &report.steps {
         let Some(request) = &step.request else { continue };
-        let _ = writeln!(
-            out,
-            "echo {} >&2",
-            shell_quote(&format!("### {}: {} {}", step.label, request.method, secrets.redact(&request.url)))
-        );
+        let title = format!("### {}: {} {}", step.label, request.method, secrets.redact(&request.url));
+        let _ = writeln!(out, "echo {} >&2", shell_word(&terminal(&title)));
         out.push_str(&curl_command(request, site.as_deref(), secrets));
         out.push_str("echo\n");
     }
     let failed = report.failed_step().map(|s| s.label.as_str()).unwrap_or("the last step");
-    let _ =
-        writeln!(out, "\n# The answer above is the one of {failed}; the case's cleanup is not run: the data stays.");
+    let _ = writeln!(
+        out,
+        "\n# The answer above is the one of {}; the case's cleanup is not run: the data stays.",
+        comment(failed)
+    );
     out
 }
 
 fn header(report: &CaseReport, secrets: &Secrets, out: &mut String) {
     let level = report.level.map(|l| l.name()).unwrap_or("none");
     let _ = writeln!(out, "# Reproduces a failing case of the conformance suite:");
-    let _ = writeln!(out, "#   {} (level {level}, {})", report.name, report.file);
+    let _ = writeln!(out, "#   {} (level {level}, {})", comment(&report.name), comment(&report.file));
     if let Some(step) = report.failed_step() {
-        let _ = writeln!(out, "# It failed at {}:", step.label);
+        let _ = writeln!(out, "# It failed at {}:", comment(&step.label));
         if let Some(error) = &step.error {
             let _ = writeln!(out, "#   {}", one_line(&secrets.redact(&error.to_string())));
         }
@@ -88,13 +89,14 @@ fn header(report: &CaseReport, secrets: &Secrets, out: &mut String) {
     let _ = writeln!(
         out,
         "#\n# Run it with `sh {}`: every step is sent again with curl, in order, and each",
-        file_name(&report.name)
+        comment(&file_name(&report.name))
     );
     let _ = writeln!(out, "# answer is printed (status line, headers, body).\n");
 }
 
+/// A text of the case or of the answer as one comment line: cut, then escaped ([`comment`]).
 fn one_line(text: &str) -> String {
-    crate::show::cut(&text.replace('\n', " "), 300)
+    comment(&crate::show::cut(&text.replace('\n', " "), 300)).into_owned()
 }
 
 /// Writes how to reach (and start) the server; returns the site address the URLs start with,
@@ -102,31 +104,10 @@ fn one_line(text: &str) -> String {
 fn server(report: &CaseReport, target: &Target, out: &mut String) -> Option<String> {
     match (target, &report.server) {
         (Target::Embedded, Some(server)) => {
-            let port = server.listen.rsplit(':').next().unwrap_or("8080");
+            let port: u16 = server.listen.rsplit(':').next().and_then(|p| p.parse().ok()).unwrap_or(8080);
             let host = server.listen.rsplit_once(':').map(|(h, _)| h).unwrap_or("127.0.0.1");
             let site = format!("http://{}", server.listen);
-            let mut command = format!("--listen \"{host}:$PORT\" --clock {}", server.clock);
-            if server.namespace != crate::template::DEFAULT_NAMESPACE {
-                let _ = write!(command, " --namespace {}", shell_quote(&server.namespace));
-            }
-            if server.language_param != crate::template::DEFAULT_LANGUAGE_PARAM {
-                let _ = write!(command, " --language-param {}", shell_quote(&server.language_param));
-            }
-            if !server.without.is_empty() {
-                let _ = write!(command, " --without {}", shell_quote(&server.without.join(",")));
-            }
-            let defaults = reference_server::UserSpec::defaults();
-            let default_users = server.users.len() == defaults.len()
-                && server
-                    .users
-                    .iter()
-                    .zip(&defaults)
-                    .all(|((n, p, r), d)| *n == d.name && *p == d.password && r == d.role.name());
-            if !default_users {
-                for (name, _, role) in &server.users {
-                    let _ = write!(command, " --user \"{name}:${}:{role}\"", password_variable(role));
-                }
-            }
+            let command = server_options(server, host);
             let _ =
                 writeln!(out, "# The case ran against the embedded reference server, started as below (the same port,");
             let _ = writeln!(out, "# clock and names). START_SERVER=0 uses one that runs already; PORT moves it;");
@@ -135,7 +116,7 @@ fn server(report: &CaseReport, target: &Target, out: &mut String) -> Option<Stri
                 "# REFERENCE_SERVER names the program (default: on the PATH, else `cargo run` in the repository)."
             );
             let _ = writeln!(out, "PORT=${{PORT:-{port}}}");
-            let _ = writeln!(out, "SITE=\"http://{host}:$PORT\"");
+            let _ = writeln!(out, "SITE={}\"$PORT\"", shell_word(&format!("http://{host}:")));
             out.push_str(
                 "server_pid=\nstop_server() { [ -z \"$server_pid\" ] || kill \"$server_pid\" 2>/dev/null; }\n",
             );
@@ -154,8 +135,11 @@ fn server(report: &CaseReport, target: &Target, out: &mut String) -> Option<Stri
             Some(site)
         }
         (Target::Outside { base_url }, _) => {
-            let _ =
-                writeln!(out, "# The case ran against the implementation at {base_url} (--base-url). Its store has");
+            let _ = writeln!(
+                out,
+                "# The case ran against the implementation at {} (--base-url). Its store has",
+                comment(base_url)
+            );
             let _ = writeln!(
                 out,
                 "# changed since: a case that needs an empty store (fresh-store) needs your reset command first."
@@ -168,6 +152,39 @@ fn server(report: &CaseReport, target: &Target, out: &mut String) -> Option<Stri
             None
         }
     }
+}
+
+/// The options the embedded server was started with, every word quoted.
+fn server_options(server: &crate::outcome::ServerRecord, host: &str) -> String {
+    let mut command = format!("--listen {}:\"$PORT\" --clock {}", shell_word(host), shell_word(&server.clock));
+    if server.namespace != crate::template::DEFAULT_NAMESPACE {
+        let _ = write!(command, " --namespace {}", shell_word(&server.namespace));
+    }
+    if server.language_param != crate::template::DEFAULT_LANGUAGE_PARAM {
+        let _ = write!(command, " --language-param {}", shell_word(&server.language_param));
+    }
+    if !server.without.is_empty() {
+        let _ = write!(command, " --without {}", shell_word(&server.without.join(",")));
+    }
+    let defaults = reference_server::UserSpec::defaults();
+    let default_users = server.users.len() == defaults.len()
+        && server
+            .users
+            .iter()
+            .zip(&defaults)
+            .all(|((n, p, r), d)| *n == d.name && *p == d.password && r == d.role.name());
+    if !default_users {
+        for (name, _, role) in &server.users {
+            let _ = write!(
+                command,
+                " --user {}\"${}\"{}",
+                shell_word(&format!("{name}:")),
+                password_variable(role),
+                shell_word(&format!(":{role}"))
+            );
+        }
+    }
+    command
 }
 
 fn passwords(report: &CaseReport, secrets: &Secrets, out: &mut String) {
@@ -188,12 +205,10 @@ fn passwords(report: &CaseReport, secrets: &Secrets, out: &mut String) {
         done.push(name.clone());
         let variable = password_variable(name);
         if default_users || secrets.password(password) == *password {
-            let _ = writeln!(out, "{variable}=${{{variable}:-{}}}", shell_quote(password));
+            let _ = writeln!(out, "{variable}=${{{variable}:-{}}}", shell_word(password));
         } else {
-            let _ = writeln!(
-                out,
-                "{variable}=${{{variable}:?set {variable} to the password of the {name} credentials (--auth {name}=USER:PASSWORD)}}"
-            );
+            let why = format!("set {variable} to the password of the {name} credentials (--auth {name}=USER:PASSWORD)");
+            let _ = writeln!(out, "{variable}=${{{variable}:?{}}}", shell_word(&terminal(&why)));
         }
     }
     if !done.is_empty() {
@@ -213,13 +228,13 @@ fn curl_command(request: &KeptRequest, site: Option<&str>, secrets: &Secrets) ->
     }
     if let (Some((user, password)), Some(name)) = (&request.auth, &request.auth_name) {
         if password == WRONG_PASSWORD_SENT {
-            let _ = write!(out, " -u {}", shell_quote(&format!("{user}:{password}")));
+            let _ = write!(out, " -u {}", shell_word(&format!("{user}:{password}")));
         } else {
-            let _ = write!(out, " -u \"{}:${}\"", user.replace(['"', '$', '`', '\\'], ""), password_variable(name));
+            let _ = write!(out, " -u {}\"${}\"", shell_word(&format!("{user}:")), password_variable(name));
         }
     }
     for (name, value) in &request.headers {
-        let _ = write!(out, " -H {}", shell_quote(&secrets.redact(&format!("{name}: {value}"))));
+        let _ = write!(out, " -H {}", shell_word(&secrets.redact(&format!("{name}: {value}"))));
     }
     if request.body.is_some() {
         out.push_str(" --data-binary \"@$body_file\"");
@@ -227,10 +242,10 @@ fn curl_command(request: &KeptRequest, site: Option<&str>, secrets: &Secrets) ->
     let url = secrets.redact(&request.url);
     match site.and_then(|site| url.strip_prefix(site)) {
         Some(rest) => {
-            let _ = writeln!(out, " \"$SITE\"{}", shell_quote(rest));
+            let _ = writeln!(out, " \"$SITE\"{}", shell_word(rest));
         }
         None => {
-            let _ = writeln!(out, " {}", shell_quote(&url));
+            let _ = writeln!(out, " {}", shell_word(&url));
         }
     }
     out
@@ -242,7 +257,7 @@ fn write_body(body: &KeptBody, secrets: &Secrets) -> String {
     let mut out = String::from("{\n");
     for (text, times) in &body.parts {
         if *times == 1 {
-            let _ = writeln!(out, "    printf '%s' {}", shell_quote(&secrets.redact(text)));
+            let _ = writeln!(out, "    printf '%s' {}", shell_word(&secrets.redact(text)));
         } else {
             let byte = text.as_bytes().first().copied().unwrap_or(b'x');
             let _ = writeln!(out, "    head -c {times} /dev/zero | tr '\\000' '\\{byte:03o}'");
@@ -268,6 +283,97 @@ mod tests {
     fn names_and_variables() {
         assert_eq!(file_name("events/create::a title's \"quotes\" & more"), "events_create_a_title_s_quotes_more.sh");
         assert_eq!(password_variable("administrator"), "ADMINISTRATOR_PASSWORD");
+    }
+
+    fn request(method: &str, url: &str, user: &str, body: Option<&str>) -> KeptRequest {
+        crate::outcome::SentRequest {
+            method: method.into(),
+            url: url.into(),
+            headers: Vec::new(),
+            auth: Some((user.into(), "s3cr3t".into())),
+            auth_name: Some("editor".into()),
+            body: body.map(String::from),
+        }
+        .into()
+    }
+
+    /// A failing report of two steps: `first`, then `second` (which failed).
+    fn two_steps(first: KeptRequest, second: KeptRequest) -> CaseReport {
+        let mut report = crate::report::message::tests::failing_report();
+        let mut step = report.steps[0].clone();
+        step.request = Some(first);
+        step.mismatches.clear();
+        report.steps[0].request = Some(second);
+        report.steps.insert(0, step);
+        report
+    }
+
+    /// Runs `script` with `sh` in a fresh folder; the files it created there.
+    fn run(script: &str) -> Vec<String> {
+        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("repro-unit-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("s.sh"), script).unwrap();
+        // A `curl` that sends nothing: the shell still reads every word of the script.
+        let bin = dir.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("curl"), "#!/bin/sh\nexit 0\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(bin.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        let status = std::process::Command::new("sh")
+            .arg("s.sh")
+            .current_dir(&dir)
+            .env("EDITOR_PASSWORD", "x")
+            .env("PATH", path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        assert!(status.is_ok());
+        let mut created: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        created.retain(|n| n != "s.sh" && n != "bin");
+        let _ = std::fs::remove_dir_all(&dir);
+        created
+    }
+
+    #[test]
+    fn h1_a_quote_in_the_method_does_not_turn_a_body_into_code() {
+        let url = "http://127.0.0.1:9/events";
+        let report = two_steps(
+            request("X'", url, "ed", None),
+            request("POST", url, "ed", Some("{\"title\":\"$(touch pwned-quote)\"}")),
+        );
+        let target = Target::Outside { base_url: "http://127.0.0.1:9".into() };
+        let script = script(&report, &target, &Secrets::of([("ed", "s3cr3t")]));
+        assert_eq!(run(&script), Vec::<String>::new(), "{script}");
+        assert!(script.contains(r#"curl -sS -i -X 'X'\''' -u ed:"$EDITOR_PASSWORD" "#), "{script}");
+    }
+
+    #[test]
+    fn h2_h6_names_and_answers_stay_in_their_comments_and_words() {
+        let url = "http://127.0.0.1:9/x?q='$(touch pwned-url)'`touch pwned-tick`";
+        let mut report = two_steps(
+            request("GET", url, "ed'$(touch pwned-user)", None),
+            request("PUT", url, "ed'$(touch pwned-user)", Some("\"$(touch pwned-body)\"")),
+        );
+        report.name = "x\ntouch pwned-name\n#::a case".into();
+        report.file = "cases/x\ntouch pwned-file\n#.yaml".into();
+        report.steps[1].label = "steps[1]\ntouch pwned-label".into();
+        report.steps[1].mismatches[0].actual = "\"a\ntouch pwned-mismatch\n\u{1b}]52;c;eA==\u{7}\u{9b}\"".into();
+        let target = Target::Outside { base_url: "http://127.0.0.1:9\ntouch pwned-base".into() };
+        let script = script(&report, &target, &Secrets::of([("ed", "s3cr3t")]));
+        assert_eq!(run(&script), Vec::<String>::new(), "{script}");
+        assert!(!script.contains(['\u{1b}', '\u{7}', '\u{9b}']), "{script}");
+        for line in script.lines().filter(|l| l.contains("touch pwned-name") || l.contains("touch pwned-base")) {
+            assert!(line.starts_with('#'), "{line}");
+        }
+        assert!(script.contains("#   x\\ntouch pwned-name\\n#::a case (level must, cases/x\\ntouch"), "{script}");
     }
 
     #[test]

@@ -10,12 +10,13 @@ pub fn cleanup_warning(report: &CaseReport, secrets: &Secrets) -> Option<String>
         .cleanup_problems()
         .map(|s| {
             let why = s.error.as_ref().map(|e| e.to_string()).or_else(|| s.mismatches.first().map(|m| m.to_string()));
-            format!("{}: {}", s.label, secrets.redact(&why.unwrap_or_default()))
+            format!("{}: {}", s.label, super::message::shown(secrets, &why.unwrap_or_default()))
         })
         .collect();
     if problems.is_empty() {
         None
     } else {
-        Some(format!("warning: {}: cleanup did not go well: {}", report.name, problems.join("; ")))
+        let name = crate::escape::terminal(&report.name);
+        Some(format!("warning: {name}: cleanup did not go well: {}", problems.join("; ")))
     }
 }

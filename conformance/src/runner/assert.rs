@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::send::Answer;
+use super::send::{Answer, JsonRefusal, MAX_JSON_VALUES};
 use crate::diff::{diff, Diff};
 use crate::env::Env;
 use crate::matcher::{compare, expected_view, path_key, Mismatch};
@@ -107,7 +107,7 @@ fn class_mismatch(class: u16, status: u16) -> Vec<Mismatch> {
 
 /// `code rest_invalid_param: Invalid parameter(s): start_date`, from an error body.
 fn error_code(answer: &Answer) -> Option<String> {
-    let body: Value = serde_json::from_str(&answer.text).ok()?;
+    let body: Value = super::send::parse_json(&answer.text).ok()?;
     let code = body.get("code")?.as_str()?;
     match body.get("message").and_then(Value::as_str) {
         Some(message) => Some(format!("code {code}: {}", excerpt(message))),
@@ -126,11 +126,14 @@ fn parse_json(answer: &Answer) -> Result<Value, Mismatch> {
             answer.size
         )));
     }
-    serde_json::from_str::<Value>(&answer.text).map_err(|e| {
-        mismatch(if answer.text.trim().is_empty() {
-            "an empty body".into()
-        } else {
-            format!("a body that is not JSON ({e}): {}", excerpt(&answer.text))
+    super::send::parse_json(&answer.text).map_err(|e| {
+        mismatch(match e {
+            _ if answer.text.trim().is_empty() => "an empty body".into(),
+            JsonRefusal::TooManyValues => format!(
+                "a body of more than {MAX_JSON_VALUES} JSON values ({} bytes), which the runner does not parse",
+                answer.size
+            ),
+            JsonRefusal::Syntax(e) => format!("a body that is not JSON ({e}): {}", excerpt(&answer.text)),
         })
     })
 }

@@ -265,7 +265,7 @@ impl Run<'_> {
             let json = match &checked.json {
                 Some(json) => Some(json),
                 None => {
-                    parsed = serde_json::from_str::<Value>(&answer.text).ok();
+                    parsed = send::parse_json(&answer.text).ok();
                     parsed.as_ref()
                 }
             };

@@ -1,6 +1,8 @@
 //! The transport phase: sends a request and reads the answer, never more than
 //! `--max-response-size` of it, so that a misbehaving server cannot make the runner allocate
-//! without bound.
+//! without bound; and reads an answer as JSON ([`parse_json`]) only when it holds at most
+//! [`MAX_JSON_VALUES`] values, since a parsed value takes far more memory than its bytes (a
+//! 60 MB `[0,0,…]` would be 30 million values of 72 bytes each, and more).
 
 use std::time::Duration;
 
@@ -8,6 +10,58 @@ use base64::Engine;
 use reqwest::Client;
 
 use crate::outcome::{SentRequest, StepError};
+
+/// The most values (keys included) an answer may hold for the runner to parse it as JSON; a
+/// parsed value takes up to about 150 bytes, so a parsed answer takes at most about 75 MB. The
+/// answers of the reference server hold about 15,000 at most.
+pub const MAX_JSON_VALUES: usize = 500_000;
+
+/// Why an answer was not read as JSON.
+#[derive(Debug)]
+pub enum JsonRefusal {
+    /// More than [`MAX_JSON_VALUES`] values: not parsed.
+    TooManyValues,
+    /// Not JSON: the parser's message.
+    Syntax(serde_json::Error),
+}
+
+/// `text` parsed as JSON, unless it holds more than [`MAX_JSON_VALUES`] values (counted first
+/// without allocating).
+pub fn parse_json(text: &str) -> Result<serde_json::Value, JsonRefusal> {
+    if !values_at_most(text, MAX_JSON_VALUES) {
+        return Err(JsonRefusal::TooManyValues);
+    }
+    serde_json::from_str(text).map_err(JsonRefusal::Syntax)
+}
+
+/// Whether the JSON text holds at most `max` values and keys: every one but the first follows
+/// a `[`, `{`, `,` or `:` outside a string, so their count bounds them.
+pub fn values_at_most(text: &str, max: usize) -> bool {
+    let mut count = 1usize;
+    let (mut in_string, mut escaped) = (false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' | b',' | b':' => {
+                count += 1;
+                if count > max {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
 
 /// An answer as the assertions need it.
 pub struct Answer {
@@ -66,7 +120,8 @@ pub async fn send(client: &Client, request: &SentRequest, max_bytes: u64) -> Res
     if response.content_length().is_some_and(|length| length > max_bytes) {
         return Err(too_large());
     }
-    let mut bytes = Vec::new();
+    // The announced size (bounded above) is reserved at once: no doubling on the way.
+    let mut bytes = Vec::with_capacity(response.content_length().unwrap_or(0) as usize);
     while let Some(chunk) = response.chunk().await.map_err(|e| transport_error(&e, &url))? {
         if (bytes.len() + chunk.len()) as u64 > max_bytes {
             return Err(too_large());
@@ -108,4 +163,24 @@ pub(crate) fn transport_error(e: &reqwest::Error, url: &str) -> StepError {
 /// [`transport_error`] as one line, for pre-flight.
 pub(crate) fn describe_error(e: &reqwest::Error, url: &str) -> String {
     transport_error(e, url).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h13_an_answer_of_too_many_values_is_not_parsed() {
+        assert!(values_at_most(r#"{"a": [1, 2, {"b": "x,y:[{"}]}"#, 8));
+        assert!(
+            !values_at_most(r#"{"a": [1, 2, {"b": "x,y:[{"}]}"#, 7),
+            "8 values: the object, a, the list, 1, 2, the object, b, its text"
+        );
+        assert!(values_at_most(r#""\",[,{,:""#, 1), "inside a string, escaped quote included");
+        let huge = format!("{{\"events\":[{}0]}}", "0,".repeat(MAX_JSON_VALUES));
+        assert!(matches!(parse_json(&huge), Err(JsonRefusal::TooManyValues)));
+        let fine = format!("{{\"events\":[{}0]}}", "0,".repeat(MAX_JSON_VALUES - 10));
+        assert_eq!(parse_json(&fine).unwrap()["events"].as_array().unwrap().len(), MAX_JSON_VALUES - 9);
+        assert!(matches!(parse_json("{"), Err(JsonRefusal::Syntax(_))));
+    }
 }

@@ -286,9 +286,8 @@ fn step_html(report: &CaseReport, step: &StepRecord, page: &Page, out: &mut Stri
             escape(&curl(request, secrets, MAX_BODY))
         );
         if let Some(body) = &request.body {
-            let (text, whole) = body.excerpt(MAX_BODY);
-            let shown = if whole { text } else { format!("{text}\n… (cut: {} bytes in full)", body.size) };
-            let _ = write!(out, "<pre class=\"request-body\">{}</pre>", escape(&secrets.redact(&shown)));
+            let shown = super::bounded_request_body(body, secrets);
+            let _ = write!(out, "<pre class=\"request-body\">{}</pre>", escape(&shown));
         }
         out.push_str("</details>");
     }
@@ -298,7 +297,7 @@ fn step_html(report: &CaseReport, step: &StepRecord, page: &Page, out: &mut Stri
             "<details{}><summary>answer body ({} bytes)</summary><pre class=\"response-body\">{}</pre></details>",
             if bad { " open" } else { "" },
             step.body_size,
-            escape(&secrets.redact(&bounded_body(body, step.body_size)))
+            escape(&bounded_body(body, step.body_size, secrets))
         );
     }
     out.push_str("</div>");
