@@ -385,8 +385,8 @@ fn optional_features_come_from_one_table() {
     assert_eq!(output.status.code(), Some(2), "{out}");
     assert_eq!(
         out.trim(),
-        "error: unknown feature `translations` in --without: use fresh-store, geoloc, tickets, series, event-password \
-         or languages (password-on-create is another name for event-password)"
+        "error: unknown feature `translations` in --without: use fresh-store, geoloc, tickets, series, event-password, \
+         large-store or languages (password-on-create is another name for event-password)"
     );
 
     // `--help` lists them with their descriptions.

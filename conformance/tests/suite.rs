@@ -16,7 +16,14 @@ fn main() {
     // Read as the runner reads them, so that options with values (`--timeout 10`) count as such.
     let whole_suite = conformance::cli::parse(&args).is_ok_and(|cli| {
         let h = &cli.harness;
-        h.filter.is_none() && h.skip.is_empty() && cli.level.is_empty() && !h.list && !h.ignored
+        h.filter.is_empty()
+            && h.skip.is_empty()
+            && cli.level.is_empty()
+            && cli.tag.is_empty()
+            && cli.route.is_empty()
+            && cli.rerun_failed.is_none()
+            && !h.list
+            && !h.ignored
     });
     args.push("--check-doc".into());
     let code = run_with(args, cases, EmptySelection::Pass);

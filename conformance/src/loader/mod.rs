@@ -357,7 +357,7 @@ cases:
             "unknown feature `!tikets`",
         );
         assert!(
-            e.message.contains("fresh-store, geoloc, tickets, series, event-password or languages"),
+            e.message.contains("fresh-store, geoloc, tickets, series, event-password, large-store or languages"),
             "{}",
             e.message
         );
