@@ -159,6 +159,7 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
     reports.sort_by(|a, b| a.name.cmp(&b.name));
     let mut tally = report::summary::Tally::of(&reports);
     tally.must_left_out = must_left_out;
+    let causes = shared.secrets.redact(&report::causes::render_text(&report::causes::of(&reports)));
     let mut summary = report::summary::render(&tally, &shared.expectations_file);
     if let Some(doc) = &shared.settings.doc {
         summary.push_str(&format!(
@@ -171,7 +172,7 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
         // Keep stdout a clean stream of libtest's JSON events.
         eprint!("{summary}");
     } else {
-        print!("\n{summary}");
+        print!("\n{causes}{}{summary}", if causes.is_empty() { "" } else { "\n" });
     }
     write_reports(&cli, &shared, &reports, coverage.as_ref(), conclusion.elapsed, &source)?;
     write_expectations(&cli, &reports, &source)?;

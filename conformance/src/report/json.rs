@@ -39,6 +39,7 @@ pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
         "file_errors": tally.file_errors,
         "expected_failures": tally.expected_failures,
         "unexpected_passes": tally.unexpected_passes,
+        "causes": super::causes::to_json(&super::causes::of(reports)),
         "cases": cases,
     });
     // Every text of the document, wherever it is (a step error's `kind` keeps its URL), is

@@ -12,6 +12,7 @@
 //! - [`repro`]: a runnable shell script per failing case (`--repro DIR`).
 //! - [`coverage`]: the coverage matrix of `conformance coverage` (text and JSON).
 
+pub mod causes;
 pub mod coverage;
 pub mod curl;
 pub mod html;

@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 use crate::coverage::{Coverage, SectionKind};
 use crate::diff::LineKind;
+use crate::model::Level;
 use crate::outcome::{CaseReport, Outcome, StepRecord};
 use crate::report::curl::curl;
 use crate::report::secrets::Secrets;
@@ -59,7 +60,9 @@ pub fn render(reports: &[CaseReport], page: &Page) -> String {
     } else {
         "unknown"
     };
-    let failures: Vec<&CaseReport> = reports.iter().filter(|r| counts_as_failure(r)).collect();
+    // Must failures first, then should, then may: the verdict rests on the first.
+    let mut failures: Vec<&CaseReport> = reports.iter().filter(|r| counts_as_failure(r)).collect();
+    failures.sort_by_key(|r| r.level.map_or(0, |l| 1 + Level::ALL.iter().position(|x| *x == l).unwrap_or(3)));
     let mut failures_html = String::new();
     for (i, report) in failures.iter().enumerate() {
         failure(report, i, page, &mut failures_html);
@@ -74,6 +77,7 @@ pub fn render(reports: &[CaseReport], page: &Page) -> String {
         ("{{VERDICT}}", escape(verdict)),
         ("{{EXIT}}", escape(exit)),
         ("{{LEVELS}}", levels(&tally)),
+        ("{{CAUSES}}", causes_table(reports, page)),
         ("{{MATRIX}}", matrix(reports, page.coverage)),
         ("{{FAILURE_COUNT}}", failures.len().to_string()),
         ("{{FAILURES}}", failures_html),
@@ -115,6 +119,30 @@ fn levels(tally: &Tally) -> String {
             out,
             "<tr><td>{level}</td><td class=\"num pass\">{}</td><td class=\"num fail\">{}</td><td class=\"num skip\">{}</td><td class=\"num\">{share}</td></tr>",
             c.passed, c.failed, c.skipped
+        );
+    }
+    out.push_str("</table>");
+    out
+}
+
+/// The failures grouped by cause (`report::causes`), the commonest first.
+fn causes_table(reports: &[CaseReport], page: &Page) -> String {
+    let causes = super::causes::of(reports);
+    if causes.is_empty() {
+        return "<p>None.</p>".into();
+    }
+    let mut out = String::from("<table class=\"causes\"><tr><th>cases</th><th>route</th><th>what</th><th>expected</th><th>got</th><th>example</th></tr>");
+    let text = |t: &str| escape(&page.secrets.redact(t));
+    for cause in &causes {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            cause.cases,
+            text(&cause.route),
+            text(&cause.what),
+            text(&cause.expected),
+            text(&cause.got),
+            text(&cause.example)
         );
     }
     out.push_str("</table>");
@@ -190,7 +218,7 @@ fn failure(report: &CaseReport, index: usize, page: &Page, out: &mut String) {
     };
     let _ = write!(
         out,
-        "<article class=\"failure\" id=\"failure-{index}\" data-case=\"{name}\"><h3>{name}</h3><p class=\"case-meta\">level {level} · {file} · {why}</p>",
+        "<article class=\"failure\" id=\"failure-{index}\" data-case=\"{name}\" data-level=\"{level}\"><h3>{name}</h3><p class=\"case-meta\">level {level} · {file} · {why}</p>",
         name = escape(&report.name),
         file = link(page, &report.file, None),
         why = escape(&why),
