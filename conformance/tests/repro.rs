@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+
 fn fixtures(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
@@ -79,4 +81,80 @@ fn a_repro_script_gets_the_failing_answer_again() {
     assert!(last.starts_with("200"), "{answers}");
     assert!(last.contains(&format!("\"id\":{failing_id}")) && last.contains("\"name\":\"Repro c"), "{last}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every curl command a failure prints (each method, JSON and form bodies, credentials,
+/// headers), run as printed against the server the runner talked to: each one ends, and gets
+/// the status the runner got. (A HEAD printed as `-X HEAD` used to hang: curl waited for the
+/// body the answer announced.)
+#[test]
+fn every_printed_curl_command_ends_and_gets_the_runners_answer() {
+    if Command::new("curl").arg("--version").output().is_err() {
+        eprintln!("skipped: curl is not installed (CI installs it)");
+        return;
+    }
+    let server = common::server(true);
+    let dir = common::temp("curl");
+    let cases = r#"
+level: should
+spec: ["S1"]
+cases:
+  - name: a get
+    steps: [{request: {path: /events, query: {per_page: 2}}, expect: {status: 599}}]
+  - name: a head
+    steps: [{request: {method: HEAD, path: /events}, expect: {status: 599}}]
+  - name: a json post with credentials and a header
+    steps: [{request: {method: POST, path: /tags, auth: editor, headers: {X-Trace: "it's"},
+             json: {name: "Quote ' and $HOME {{case_id}}"}}, expect: {status: 599}}]
+  - name: a form post
+    steps: [{request: {method: POST, path: /categories, auth: administrator, form: {name: "Form {{case_id}}"}},
+             expect: {status: 599}}]
+  - name: a put
+    steps:
+      - request: {method: POST, path: /venues, auth: editor, json: {venue: "Hall {{case_id}}"}}
+        capture: {id: $.id}
+      - request: {method: PUT, path: "/venues/{{id}}", auth: editor, json: {city: Lyon}}
+        expect: {status: 599}
+  - name: a patch
+    steps:
+      - request: {method: POST, path: /venues, auth: editor, json: {venue: "Room {{case_id}}"}}
+        capture: {id: $.id}
+      - request: {method: PATCH, path: "/venues/{{id}}", auth: editor, json: {city: Paris}}
+        expect: {status: 599}
+  - name: a delete of nothing
+    steps: [{request: {method: DELETE, path: /venues/999999999, auth: editor}, expect: {status: 599}}]
+  - name: a refused read
+    steps: [{request: {path: /events/999999999}, expect: {status: 599}}]
+"#;
+    std::fs::write(dir.join("curl.yaml"), cases).unwrap();
+    let mut args = vec!["--cases".to_string(), dir.display().to_string(), "--base-url".into(), server.base_url.clone()];
+    for (role, user) in [("administrator", "admin"), ("editor", "editor")] {
+        args.extend(["--auth".into(), format!("{role}={user}:{user}-password")]);
+    }
+    args.extend(["--show-credentials".into(), "--test-threads".into(), "1".into(), "--color".into(), "never".into()]);
+    let output = Command::new(env!("CARGO_BIN_EXE_conformance")).args(&args).output().unwrap();
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(101), "{out}{}", String::from_utf8_lossy(&output.stderr));
+    let lines: Vec<&str> = out.lines().collect();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(command) = line.trim_start().strip_prefix("curl ").map(|rest| format!("curl {rest}")) else {
+            continue;
+        };
+        let status: u16 = lines[i + 1]
+            .trim()
+            .strip_prefix("status: ")
+            .and_then(|s| s.split(' ').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no status after {command}"));
+        let started = std::time::Instant::now();
+        let run = Command::new("sh")
+            .args(["-c", &format!("{command} --max-time 20 -sS -o /dev/null -w '%{{http_code}}'")])
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&run.stdout);
+        assert!(started.elapsed() < std::time::Duration::from_secs(15), "it took {:?}: {command}", started.elapsed());
+        assert_eq!(printed.trim(), status.to_string(), "{command}: {}", String::from_utf8_lossy(&run.stderr));
+        checked += 1;
+    }
+    assert_eq!(checked, 8, "{out}");
 }

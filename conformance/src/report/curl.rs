@@ -8,10 +8,15 @@ use crate::escape::shell_word;
 use crate::outcome::KeptRequest;
 use crate::report::secrets::Secrets;
 
-/// The method option curl needs (none for a GET without body or a POST with one).
+/// The method option curl needs (none for a GET without body or a POST with one). A HEAD is
+/// `-I`: with `-X HEAD` curl would wait for the body that a HEAD answer announces and never
+/// sends.
 pub fn method_option(request: &KeptRequest) -> Option<String> {
     let implied =
         (request.method == "GET" && request.body.is_none()) || (request.method == "POST" && request.body.is_some());
+    if request.method == "HEAD" && request.body.is_none() {
+        return Some("-I".into());
+    }
     (!implied).then(|| format!("-X {}", shell_word(&request.method)))
 }
 
@@ -78,5 +83,16 @@ mod tests {
         let text = curl(&r, &Secrets::shown(), 100);
         assert!(text.len() < 300, "{text}");
         assert!(text.ends_with("# body cut: 5000 bytes in full (--repro writes it whole)"), "{text}");
+    }
+
+    #[test]
+    fn a_head_is_sent_with_dash_i_capital_so_that_curl_does_not_wait_for_a_body() {
+        let mut r = request();
+        r.method = "HEAD".into();
+        r.body = None;
+        assert_eq!(method_option(&r).as_deref(), Some("-I"));
+        assert!(curl(&r, &Secrets::shown(), 100).starts_with("curl -i -I -u "));
+        r.method = "DELETE".into();
+        assert_eq!(method_option(&r).as_deref(), Some("-X DELETE"));
     }
 }
