@@ -303,11 +303,14 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let outcome = match plan.stop_before.clone() {
         Some(stop) => devtools::stop_answer(stop, &plain),
         None => {
+            // Once the file has failed, writes are refused up front and reads go on without
+            // waiting for a durability that will not come.
+            let failed_before = devtools::state_failed(tools);
             let mut response = match devtools::refuse_if_read_only(tools, &effective) {
                 Some(error) => http::finish(Reply::from(error), &plain),
                 None => answer(shared, request, Arrived { query, effective: &effective, located }, &mut note).await,
             };
-            if let Some(failed) = devtools::settle(tools, &plain).await {
+            if let Some(failed) = devtools::settle(tools, &plain).await.filter(|_| !failed_before) {
                 response = failed;
             }
             if !plan.delay_after.is_zero() {

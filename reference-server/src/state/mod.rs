@@ -21,6 +21,7 @@
 
 mod codec;
 pub mod file;
+mod place;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -130,8 +131,11 @@ fn header_line(header: &Header) -> Vec<u8> {
 
 /// A state file read and replayed, not yet recording.
 pub struct Opening {
+    /// The real file (symlinks followed).
     path: PathBuf,
     loaded: Option<Loaded>,
+    /// Held while the server lives: no other server opens the file meanwhile.
+    lock: File,
 }
 
 struct Loaded {
@@ -144,8 +148,11 @@ struct Loaded {
 
 impl Opening {
     /// Reads and replays the file, if it exists and is not empty; cuts a torn last record.
-    pub fn open(path: &Path) -> Result<Opening, String> {
-        let shown = path.display();
+    pub fn open(given: &Path) -> Result<Opening, String> {
+        let shown = given.display().to_string();
+        let path = &place::resolve(given)?;
+        place::check_kind(path).map_err(|message| format!("the state file {message}"))?;
+        let lock = place::lock(path, &shown)?;
         let _ = std::fs::remove_file(file::temporary_path(path));
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
@@ -153,7 +160,7 @@ impl Opening {
             Err(error) => return Err(format!("cannot read the state file {shown}: {error}")),
         };
         if bytes.is_empty() {
-            return Ok(Opening { path: path.to_path_buf(), loaded: None });
+            return Ok(Opening { path: path.to_path_buf(), loaded: None, lock });
         }
         let (loaded, torn) = replay(&bytes).map_err(|message| format!("state file {shown}: {message}"))?;
         if let Some((offset, length)) = torn {
@@ -168,7 +175,7 @@ impl Opening {
             };
             cut().map_err(|error| format!("cannot cut the torn record from {shown}: {error}"))?;
         }
-        Ok(Opening { path: path.to_path_buf(), loaded: Some(loaded) })
+        Ok(Opening { path: path.to_path_buf(), loaded: Some(loaded), lock })
     }
 
     /// The store the file holds; `None` for a new file.
@@ -243,7 +250,8 @@ impl Opening {
             .spawn(move || compactor.run(triggered))
             .map_err(|error| format!("cannot start the state compactor: {error}"))?;
         data.set_hook(Some(log.clone()));
-        Ok(State { path: self.path, log, threads: Mutex::new(vec![writer, compactor]) })
+        let threads = Mutex::new(vec![writer, compactor]);
+        Ok(State { path: self.path, log, threads, lock: Mutex::new(Some(self.lock)) })
     }
 }
 
@@ -323,6 +331,8 @@ pub struct State {
     path: PathBuf,
     log: Arc<Log>,
     threads: Mutex<Vec<JoinHandle<()>>>,
+    /// The file's lock, let go at `close`.
+    lock: Mutex<Option<File>>,
 }
 
 impl State {
@@ -368,6 +378,7 @@ impl State {
         for thread in self.threads.lock().drain(..) {
             let _ = thread.join();
         }
+        self.lock.lock().take();
     }
 }
 
@@ -515,7 +526,7 @@ impl Compactor {
             });
             let Some((seq, image)) = image.filter(|_| alive) else { break };
             let temporary = file::temporary_path(&self.path);
-            let written = File::create(&temporary).and_then(|mut file| {
+            let written = place::create_private(&temporary).and_then(|mut file| {
                 file.write_all(&self.header)?;
                 file.write_all(&image)?;
                 file.sync_all()?;
@@ -573,7 +584,8 @@ mod tests {
     #[tokio::test]
     async fn a_write_that_cannot_reach_the_disk_is_never_acknowledged() {
         let (log, writer) = failing_log();
-        let state = State { path: PathBuf::from("/dev/full"), log: log.clone(), threads: Mutex::new(vec![writer]) };
+        let threads = Mutex::new(vec![writer]);
+        let state = State { path: PathBuf::from("/dev/full"), log: log.clone(), threads, lock: Mutex::new(None) };
         assert!(state.settled().await.is_ok(), "nothing pending");
         log.replaced(&Data::default());
         let failure = state.settled().await.expect_err("the write failed");
