@@ -73,7 +73,7 @@ impl RunningServer {
     /// nothing. Not part of the server's interface.
     #[doc(hidden)]
     pub fn store_fingerprint(&self) -> u64 {
-        self.shared.app.store.read().fingerprint()
+        self.shared.app.store.read().fingerprint(&self.shared.app.site_url)
     }
 
     /// The bytes request bodies hold from the shared budget now, for tests of the bound.
@@ -134,8 +134,12 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         site_url: site_url.clone(),
         config,
     };
+    let old_site = opening.as_ref().and_then(Opening::site_url).map(str::to_string);
     match opening.as_mut().and_then(Opening::take_data) {
-        Some(data) => {
+        Some(mut data) => {
+            if let Some(old_site) = old_site.filter(|old| *old != app.site_url) {
+                data.move_site(&old_site, &app.site_url);
+            }
             *app.store.write() = data;
             if app.config.demo || app.config.seed_events > 0 {
                 tracing::info!(

@@ -145,6 +145,8 @@ async fn a_torn_last_record_is_dropped_and_cut() {
     srv.event("Kept", 2, json!({})).await;
     let kept = srv.server.store_fingerprint();
     srv.event("Torn", 3, json!({})).await;
+    // The same address again: a start on another one rewrites the file (its links move).
+    let addr = srv.server.addr();
     srv.server.shutdown().await;
     let mut bytes = std::fs::read(&file).unwrap();
     let whole = bytes.len();
@@ -152,7 +154,7 @@ async fn a_torn_last_record_is_dropped_and_cut() {
     bytes.truncate(whole - 25);
     std::fs::write(&file, &bytes).unwrap();
 
-    let srv = start_with(with_state(&file)).await;
+    let srv = start_with(reference_server::Config { listen: addr, ..with_state(&file) }).await;
     assert_eq!(srv.server.store_fingerprint(), kept, "the store before the torn write");
     assert_eq!(std::fs::metadata(&file).unwrap().len(), last_start as u64, "the torn record is cut from the file");
     // New writes go after the good records, and survive another restart.
@@ -445,5 +447,45 @@ async fn also_the_state_file_is_created_readable_by_its_owner_only() {
     assert!(admin_state(&srv).await["compactions"].as_u64().unwrap() >= 1);
     assert_eq!(mode(&file), 0o600, "after a compaction too");
     srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every URL in an event's image (the image and its sizes).
+fn image_urls(event: &Value) -> Vec<String> {
+    let image = &event["image"];
+    let mut urls = vec![image["url"].as_str().expect("an image").to_string()];
+    if let Some(sizes) = image["sizes"].as_object() {
+        urls.extend(sizes.values().filter_map(|size| size["url"].as_str()).map(str::to_string));
+    }
+    urls
+}
+
+#[tokio::test]
+async fn h16_image_urls_follow_the_site_after_a_restart_on_another_address() {
+    let dir = scratch("h16");
+    let file = dir.join("calendar.state");
+    let srv = start_with(with_state(&file)).await;
+    let sample = srv.event("Sample image", 2, json!({"image": "4"})).await;
+    let own = format!("{}/wp-content/uploads/own.jpg", srv.site());
+    let uploaded = srv.event("Own image", 3, json!({"image": own})).await;
+    let outside = srv.event("Outside image", 4, json!({"image": "https://images.example/quay.jpg"})).await;
+    srv.server.shutdown().await;
+    // Twice: the second restart reads what the first one wrote.
+    for round in 0..2 {
+        let srv = start_with(with_state(&file)).await;
+        for event in [&sample, &uploaded] {
+            let again = srv.get(&format!("/events/{}", id(event))).await.expect(200).clone();
+            for url in image_urls(&again) {
+                assert!(url.starts_with(&format!("{}/", srv.site())), "round {round}: {url} follows {}", srv.site());
+            }
+        }
+        let again = srv.get(&format!("/events/{}", id(&outside))).await.expect(200).clone();
+        assert_eq!(again["image"]["url"], "https://images.example/quay.jpg", "another site's image stays");
+        // An image given again by its new address is the same image.
+        let new_own = format!("{}/wp-content/uploads/own.jpg", srv.site());
+        let same = srv.event(&format!("Same image {round}"), 5, json!({"image": new_own})).await;
+        assert_eq!(same["image"]["id"], uploaded["image"]["id"]);
+        srv.server.shutdown().await;
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

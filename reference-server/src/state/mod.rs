@@ -140,6 +140,8 @@ pub struct Opening {
 
 struct Loaded {
     data: Option<Data>,
+    /// The site's address when the file was written (its header's).
+    site_url: String,
     seq: u64,
     file_bytes: u64,
     image_bytes: u64,
@@ -178,12 +180,19 @@ impl Opening {
         Ok(Opening { path: path.to_path_buf(), loaded: Some(loaded), lock })
     }
 
+    /// The site's address the file's links were written for; `None` for a new file.
+    pub fn site_url(&self) -> Option<&str> {
+        self.loaded.as_ref().map(|loaded| loaded.site_url.as_str())
+    }
+
     /// The store the file holds; `None` for a new file.
     pub fn take_data(&mut self) -> Option<Data> {
         self.loaded.as_mut().and_then(|loaded| loaded.data.take())
     }
 
-    /// Starts recording `data`'s changes: a new file gets its header and an image of `data`.
+    /// Starts recording `data`'s changes: a new file gets its header and an image of `data`,
+    /// and so does a file written for another site address (the header then tells the next
+    /// start which address the file's links are for).
     pub fn start(
         self,
         data: &mut Data,
@@ -192,8 +201,17 @@ impl Opening {
         with_data: WithData,
     ) -> Result<State, String> {
         let shown = self.path.display().to_string();
+        let header_site = header.site_url.clone();
         let header = header_line(header);
         let (file, loaded) = match self.loaded {
+            Some(loaded) if loaded.site_url != header_site => {
+                let image = image_line(data, loaded.seq);
+                let file = file::write_atomically(&self.path, &[&header, &image])
+                    .map_err(|error| format!("cannot rewrite the state file {shown}: {error}"))?;
+                let bytes = (header.len() + image.len()) as u64;
+                let image_bytes = image.len() as u64;
+                (file, Loaded { file_bytes: bytes, image_bytes, since_image_bytes: 0, ..loaded })
+            }
             Some(loaded) => {
                 let file = OpenOptions::new()
                     .append(true)
@@ -208,6 +226,7 @@ impl Opening {
                 let bytes = (header.len() + image.len()) as u64;
                 let loaded = Loaded {
                     data: None,
+                    site_url: header_site,
                     seq: 0,
                     file_bytes: bytes,
                     image_bytes: image.len() as u64,
@@ -323,7 +342,15 @@ fn replay(bytes: &[u8]) -> Result<(Loaded, Option<(usize, usize)>), String> {
     };
     let file_bytes = first_bad.unwrap_or(bytes.len());
     let torn = first_bad.map(|offset| (offset, bytes.len() - offset));
-    Ok((Loaded { data: Some(data), seq, file_bytes: file_bytes as u64, image_bytes, since_image_bytes }, torn))
+    let loaded = Loaded {
+        data: Some(data),
+        site_url: header.site_url,
+        seq,
+        file_bytes: file_bytes as u64,
+        image_bytes,
+        since_image_bytes,
+    };
+    Ok((loaded, torn))
 }
 
 /// The durable state of a running server.
