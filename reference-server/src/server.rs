@@ -115,6 +115,9 @@ pub(crate) struct Shared {
 pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     UserSpec::check_unique(&config.users).map_err(invalid)?;
+    if let Some(at) = config.clock.filter(|at| !crate::app::clock_in_range(*at)) {
+        return Err(invalid(format!("--clock must be {}, not {at}", crate::app::CLOCK_RANGE)));
+    }
     let site_zone =
         Zone::parse(&config.timezone).ok_or_else(|| invalid(format!("unknown time zone {:?}", config.timezone)))?;
     let listener = TcpListener::bind(config.listen).await?;

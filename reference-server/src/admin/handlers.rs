@@ -60,6 +60,19 @@ pub async fn run(
     }
 }
 
+/// Refuses a field the operation does not take (a typo must not pass for a default).
+fn only_fields(body: &Value, fields: &[&str]) -> Result<(), AdminReply> {
+    let unknown = body.as_object().and_then(|map| map.keys().find(|key| !fields.contains(&key.as_str())));
+    match unknown {
+        Some(key) => Err(AdminReply::error(
+            400,
+            "admin_invalid_body",
+            format!("unknown field {key:?}: this operation takes {}", fields.join(", ")),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// An object body, or none (`{}`).
 fn body_object(body: Value) -> Result<Value, String> {
     match body {
@@ -106,6 +119,9 @@ async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
         Ok(body) => body,
         Err(message) => return AdminReply::error(400, "admin_invalid_body", message),
     };
+    if let Err(refusal) = only_fields(&body, &["to"]) {
+        return refusal;
+    }
     let to = body.get("to").map_or(Some("empty"), Value::as_str);
     let demo = match to {
         Some("empty") => false,
@@ -131,6 +147,9 @@ async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
 /// `{"events": N}`: adds N events of the benchmark calendar (`seed`), with the venues,
 /// organizers and terms they use.
 async fn seed(app: &App, tools: &DevTools, body: Value) -> AdminReply {
+    if let Err(refusal) = only_fields(&body, &["events"]) {
+        return refusal;
+    }
     let count = match body_object(body).map(|body| body.get("events").and_then(Value::as_u64)) {
         Ok(Some(count)) if (1..=MAX_SEED).contains(&count) => count as usize,
         _ => {
@@ -171,6 +190,9 @@ fn set_clock(app: &App, body: Value) -> AdminReply {
         Ok(body) => body,
         Err(message) => return AdminReply::error(400, "admin_invalid_body", message),
     };
+    if let Err(refusal) = only_fields(&body, &["mode", "now"]) {
+        return refusal;
+    }
     let now = match body.get("now") {
         None | Some(Value::Null) => None,
         Some(Value::String(text)) => match DateTime::parse_from_rfc3339(text) {
@@ -191,6 +213,13 @@ fn set_clock(app: &App, body: Value) -> AdminReply {
             )
         }
     };
+    if let Some(at) = now.filter(|at| !crate::app::clock_in_range(*at)) {
+        return AdminReply::error(
+            400,
+            "admin_invalid_body",
+            format!("now must be {}, got {}", crate::app::CLOCK_RANGE, instant(at)),
+        );
+    }
     let at = now.unwrap_or_else(|| app.clock.instant());
     let mode = match body.get("mode").and_then(Value::as_str) {
         Some("real") if now.is_none() => ClockMode::Real,
