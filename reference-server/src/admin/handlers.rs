@@ -233,12 +233,13 @@ fn set_clock(app: &App, body: Value) -> AdminReply {
     AdminReply::json(200, clock(app))
 }
 
-/// `?since=N&limit=M`: the last M requests after number N (oldest first).
+/// `?since=N&limit=M`: the first M requests after number N (oldest first; `more` when others
+/// follow); without `since`, the last M.
 fn requests(tools: &DevTools, query: &Params) -> AdminReply {
     let number = |name: &str| query.get(name).and_then(Value::as_str).map(|text| text.parse::<u64>());
     let since = match number("since") {
-        None => 0,
-        Some(Ok(since)) => since,
+        None => None,
+        Some(Ok(since)) => Some(since),
         Some(Err(_)) => return AdminReply::error(400, "admin_invalid_query", "since must be a whole number"),
     };
     let limit = match number("limit") {
@@ -246,8 +247,17 @@ fn requests(tools: &DevTools, query: &Params) -> AdminReply {
         Some(Ok(limit)) if limit >= 1 => limit.min(tools.journal.capacity().max(1) as u64) as usize,
         Some(_) => return AdminReply::error(400, "admin_invalid_query", "limit must be a whole number of at least 1"),
     };
-    let (entries, last) = tools.journal.read(since, limit);
-    AdminReply::json(200, json!({"requests": entries, "last": last, "capacity": tools.journal.capacity()}))
+    let read = tools.journal.read(since, limit);
+    AdminReply::json(
+        200,
+        json!({
+            "requests": read.entries,
+            "last": read.last,
+            "more": read.more,
+            "missed": read.missed,
+            "capacity": tools.journal.capacity(),
+        }),
+    )
 }
 
 fn state(tools: &DevTools) -> Value {
