@@ -219,14 +219,20 @@ async fn accept_loop(
     stopped: oneshot::Receiver<()>,
 ) {
     let slots = Arc::new(Semaphore::new(max_connections));
+    // With `--admin`, one more connection is kept for the admin API, so that it can remove the
+    // faults (or see the journal) when slow requests hold every other slot.
+    let admin = shared.tools.admin;
+    let reserve = Arc::new(Semaphore::new(1));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(stopped);
     loop {
         let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot,
+            biased;
             _ = &mut stopped => break,
+            slot = slots.clone().acquire_owned() => slot.map(|slot| (slot, false)),
+            slot = reserve.clone().acquire_owned(), if admin => slot.map(|slot| (slot, true)),
         };
-        let Ok(slot) = slot else { break };
+        let Ok((mut slot, mut reserved)) = slot else { break };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             _ = &mut stopped => break,
@@ -237,6 +243,12 @@ async fn accept_loop(
             continue;
         };
         let _ = tcp.set_nodelay(true);
+        // A slot freed while this one waited: the reserved one is given back.
+        if reserved {
+            if let Ok(normal) = slots.clone().try_acquire_owned() {
+                (slot, reserved) = (normal, false);
+            }
+        }
         let state = ConnState::new();
         let io = TokioIo::new(GuardedStream::new(tcp, state.clone(), shared.stream.clone()));
         let handler = shared.clone();
@@ -244,7 +256,15 @@ async fn accept_loop(
             let busy = state.begin();
             let shared = handler.clone();
             async move {
-                let response = handle(&shared, request).await;
+                let response = match (reserved, for_admin(&shared, &request)) {
+                    (true, false) => Ok(reserved_answer()),
+                    // The kept connection serves one request: then it is free for the next.
+                    (true, true) => handle(&shared, request).await.map(|mut response| {
+                        response.headers_mut().insert("connection", HeaderValue::from_static("close"));
+                        response
+                    }),
+                    (false, _) => handle(&shared, request).await,
+                };
                 drop(busy);
                 response
             }
@@ -261,6 +281,29 @@ async fn accept_loop(
     }
     drop(listener);
     graceful.shutdown().await;
+}
+
+/// Whether a request is the admin API's.
+fn for_admin(shared: &Shared, request: &Request<Incoming>) -> bool {
+    let path = request.uri().path();
+    shared.tools.admin && crate::admin::claims(path.strip_prefix(shared.site_path.as_str()).unwrap_or(path))
+}
+
+/// The answer to a request other than the admin API's on the connection kept for it: every
+/// other slot is taken, try again (the connection is closed, so the slot is free at once).
+fn reserved_answer() -> Response<ServeBody> {
+    let body = serde_json::json!({
+        "code": "server_busy",
+        "message": "Every connection slot is taken; the last one is kept for the admin API.",
+        "data": {"status": 503},
+    });
+    let mut response = Response::new(ServeBody::from(Full::new(Bytes::from(body.to_string()))));
+    *response.status_mut() = hyper::http::StatusCode::SERVICE_UNAVAILABLE;
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static("application/json; charset=UTF-8"));
+    headers.insert("retry-after", HeaderValue::from_static("1"));
+    headers.insert("connection", HeaderValue::from_static("close"));
+    response
 }
 
 /// One request: the site's pages and the admin API, or the interface's pipeline with the
