@@ -76,6 +76,13 @@ impl RunningServer {
         self.shared.app.store.read().fingerprint(&self.shared.app.site_url)
     }
 
+    /// How many fragments the render cache has rendered (missed) so far, for tests that a
+    /// reading is not repeated. Not part of the server's interface.
+    #[doc(hidden)]
+    pub fn renderings(&self) -> u64 {
+        self.shared.app.store.renders().rendered()
+    }
+
     /// The bytes request bodies hold from the shared budget now, for tests of the bound.
     /// Not part of the server's interface.
     #[doc(hidden)]
