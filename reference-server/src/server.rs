@@ -144,27 +144,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         site_url: site_url.clone(),
         config,
     };
-    let old_site = opening.as_ref().and_then(Opening::site_url).map(str::to_string);
-    match opening.as_mut().and_then(Opening::take_data) {
-        Some(mut data) => {
-            if let Some(old_site) = old_site.filter(|old| *old != app.site_url) {
-                data.move_site(&old_site, &app.site_url);
-            }
-            *app.store.write() = data;
-            if app.config.demo || app.config.seed_events > 0 {
-                tracing::info!(
-                    target: "reference_server::state",
-                    "the state file holds the store: --demo and --seed-events are ignored"
-                );
-            }
-        }
-        None => {
-            if app.config.demo {
-                crate::demo::load(&app);
-            }
-            crate::seed::load(&app, app.config.seed_events);
-        }
-    }
+    fill_store(&app, opening.as_mut());
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
@@ -204,6 +184,32 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(accept_loop(listener, shared.clone(), limits.max_connections.max(1), stopped));
     Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })
+}
+
+/// The store at the start: the state file's (its images moved to the site's address if the
+/// file was written for another), or a new one with `--demo` and `--seed-events`.
+fn fill_store(app: &App, opening: Option<&mut Opening>) {
+    let old_site = opening.as_ref().and_then(|opening| opening.site_url()).map(str::to_string);
+    match opening.and_then(Opening::take_data) {
+        Some(mut data) => {
+            if let Some(old_site) = old_site.filter(|old| *old != app.site_url) {
+                data.move_site(&old_site, &app.site_url);
+            }
+            *app.store.write() = data;
+            if app.config.demo || app.config.seed_events > 0 {
+                tracing::info!(
+                    target: "reference_server::state",
+                    "the state file holds the store: --demo and --seed-events are ignored"
+                );
+            }
+        }
+        None => {
+            if app.config.demo {
+                crate::demo::load(app);
+            }
+            crate::seed::load(app, app.config.seed_events);
+        }
+    }
 }
 
 /// Lends the compaction thread the store while the server lives.
