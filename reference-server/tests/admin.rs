@@ -284,4 +284,9 @@ async fn h17_the_clock_stays_within_the_years_dates_are_written_in() {
         srv.get("/events?start_date=now").await.expect(200);
     }
     srv.server.shutdown().await;
+    // The command line's --clock too.
+    let year_zero = "0000-01-01T00:00:00Z".parse().unwrap();
+    let refused = reference_server::serve(reference_server::Config { clock: Some(year_zero), ..config() }).await;
+    let message = refused.err().expect("refused").to_string();
+    assert!(message.contains("--clock must be from 1970"), "{message}");
 }
