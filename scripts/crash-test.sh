@@ -4,8 +4,10 @@
 # category, or a trash); the server is killed with SIGKILL at a random moment, CRASH_KILLS (20)
 # times, and restarted. After each restart: every acknowledged write is there, and a write in
 # flight at the kill is there whole or not at all. The state file is compacted often
-# (CRASH_COMPACT_BYTES, 32 KiB), so kills also land during compactions. Prints the kills
-# survived and the writes checked; exits 1 on any lost or half-applied write.
+# (CRASH_COMPACT_BYTES, 32 KiB), so kills also land during compactions. After each start, a
+# second server is started on the same state file: it must refuse (the file is locked) and say
+# so. Prints the kills survived and the writes checked; exits 1 on any lost or half-applied
+# write, or a second server that started.
 #
 # CRASH_SEED makes the clients' choices and the kill times repeatable; CRASH_PROFILE=release
 # tests the release build. Everything runs on 127.0.0.1; takes about a minute.

@@ -256,6 +256,23 @@ def start_server(binary, state, compact, log):
     return process, url.hostname, url.port, url.path
 
 
+def second_server_refused(binary, state, compact):
+    """A second server started on the state file a running one holds must refuse to start (and
+    say so), not write into it: returns a problem, or None."""
+    second = subprocess.Popen(
+        [binary, "--listen", "127.0.0.1:0", "--state", state, "--state-compact-bytes", str(compact)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = second.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        second.kill()
+        second.communicate()
+        return "a second server on the same state file started (it did not exit in 20 s)"
+    if second.returncode == 0 or "in use" not in err:
+        return f"a second server on the same state file: exit {second.returncode}, {out.strip()} {err.strip()}"
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -273,9 +290,15 @@ def main():
     checked = 0
     problems = []
     kills = 0
+    refusals = 0
     started = time.time()
     for round_number in range(args.kills + 1):
         process, host, port, base = start_server(args.binary, state, args.compact_bytes, log)
+        refused = second_server_refused(args.binary, state, args.compact_bytes)
+        if refused:
+            problems.append(f"after kill {kills}: {refused}")
+        else:
+            refusals += 1
         checker = Checker(Client(host, port, base))
         for writer in writers:
             outcome = checker.writer(writer)
@@ -313,7 +336,7 @@ def main():
     print(f"crash test: {kills} kills survived, {acknowledged} writes acknowledged, {checked} write checks after "
           f"restarts, {in_flight} writes in flight at a kill ({outcomes['whole']} applied whole, "
           f"{outcomes['absent']} not applied, {outcomes['half']} half-applied), {len(problems)} problems, "
-          f"{time.time() - started:.0f} s, state file {os.path.getsize(state)} bytes")
+          f"{refusals} second servers on the same file refused, {time.time() - started:.0f} s, state file {os.path.getsize(state)} bytes")
     for problem in problems[:20]:
         print(f"  {problem}")
     return 1 if problems or kills < args.kills else 0

@@ -30,6 +30,18 @@ pub enum ClockMode {
     Frozen(DateTime<Utc>),
 }
 
+/// The instants the clock may be set to: the site's local date of any of them is written with
+/// a four-digit year from 1970 (a day's margin each side covers every UTC offset).
+pub fn clock_in_range(at: DateTime<Utc>) -> bool {
+    let first = DateTime::from_timestamp(86_400, 0);
+    // 9999-12-31T00:00:00Z.
+    let last = DateTime::from_timestamp(253_402_214_400, 0);
+    first.is_some_and(|first| at >= first) && last.is_some_and(|last| at < last)
+}
+
+/// How `clock_in_range` reads in a message.
+pub const CLOCK_RANGE: &str = "from 1970-01-02T00:00:00Z to 9999-12-30T23:59:59Z";
+
 impl Clock {
     pub fn new(start: Option<DateTime<Utc>>) -> Clock {
         let mode = match start {

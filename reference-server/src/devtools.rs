@@ -93,6 +93,11 @@ pub fn refuse_if_read_only(tools: &DevTools, method: &str) -> Option<ApiError> {
     (!reading).then(|| ApiError::of(&STATE_READ_ONLY).because(format!("the state file failed: {failure}")))
 }
 
+/// Whether the state file has failed (the server is read-only until it restarts).
+pub fn state_failed(tools: &DevTools) -> bool {
+    tools.state.as_ref().is_some_and(|state| state.failure().is_some())
+}
+
 /// Waits until everything the answer could show is durable; an error answer if it cannot be.
 pub async fn settle(tools: &DevTools, how: &Finish<'_>) -> Option<Response<Full<Bytes>>> {
     let state = tools.state.as_ref()?;

@@ -94,13 +94,14 @@ struct Cli {
     journal_size: usize,
 }
 
-/// A duration in seconds, fractions allowed (`0.5`).
+/// A duration in seconds, fractions allowed (`0.5`); shorter than 0.1 s, no client could
+/// send a request in time.
 fn seconds(text: &str) -> Result<Duration, String> {
     text.parse::<f64>()
         .ok()
-        .filter(|secs| secs.is_finite() && *secs > 0.0 && *secs < 1e9)
+        .filter(|secs| secs.is_finite() && *secs >= 0.1 && *secs < 1e9)
         .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("expected a positive number of seconds, got {text:?}"))
+        .ok_or_else(|| format!("expected a number of seconds of at least 0.1 (and under 1e9), got {text:?}"))
 }
 
 /// A faster allocator than the system's for many small, short-lived allocations across threads

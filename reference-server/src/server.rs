@@ -73,7 +73,14 @@ impl RunningServer {
     /// nothing. Not part of the server's interface.
     #[doc(hidden)]
     pub fn store_fingerprint(&self) -> u64 {
-        self.shared.app.store.read().fingerprint()
+        self.shared.app.store.read().fingerprint(&self.shared.app.site_url)
+    }
+
+    /// How many fragments the render cache has rendered (missed) so far, for tests that a
+    /// reading is not repeated. Not part of the server's interface.
+    #[doc(hidden)]
+    pub fn renderings(&self) -> u64 {
+        self.shared.app.store.renders().rendered()
     }
 
     /// The bytes request bodies hold from the shared budget now, for tests of the bound.
@@ -115,6 +122,9 @@ pub(crate) struct Shared {
 pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     UserSpec::check_unique(&config.users).map_err(invalid)?;
+    if let Some(at) = config.clock.filter(|at| !crate::app::clock_in_range(*at)) {
+        return Err(invalid(format!("--clock must be {}, not {at}", crate::app::CLOCK_RANGE)));
+    }
     let site_zone =
         Zone::parse(&config.timezone).ok_or_else(|| invalid(format!("unknown time zone {:?}", config.timezone)))?;
     let listener = TcpListener::bind(config.listen).await?;
@@ -134,23 +144,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         site_url: site_url.clone(),
         config,
     };
-    match opening.as_mut().and_then(Opening::take_data) {
-        Some(data) => {
-            *app.store.write() = data;
-            if app.config.demo || app.config.seed_events > 0 {
-                tracing::info!(
-                    target: "reference_server::state",
-                    "the state file holds the store: --demo and --seed-events are ignored"
-                );
-            }
-        }
-        None => {
-            if app.config.demo {
-                crate::demo::load(&app);
-            }
-            crate::seed::load(&app, app.config.seed_events);
-        }
-    }
+    fill_store(&app, opening.as_mut());
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
@@ -192,6 +186,32 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })
 }
 
+/// The store at the start: the state file's (its images moved to the site's address if the
+/// file was written for another), or a new one with `--demo` and `--seed-events`.
+fn fill_store(app: &App, opening: Option<&mut Opening>) {
+    let old_site = opening.as_ref().and_then(|opening| opening.site_url()).map(str::to_string);
+    match opening.and_then(Opening::take_data) {
+        Some(mut data) => {
+            if let Some(old_site) = old_site.filter(|old| *old != app.site_url) {
+                data.move_site(&old_site, &app.site_url);
+            }
+            *app.store.write() = data;
+            if app.config.demo || app.config.seed_events > 0 {
+                tracing::info!(
+                    target: "reference_server::state",
+                    "the state file holds the store: --demo and --seed-events are ignored"
+                );
+            }
+        }
+        None => {
+            if app.config.demo {
+                crate::demo::load(app);
+            }
+            crate::seed::load(app, app.config.seed_events);
+        }
+    }
+}
+
 /// Lends the compaction thread the store while the server lives.
 fn lend_store(weak: Weak<Shared>) -> WithData {
     Box::new(move |visit| match weak.upgrade() {
@@ -212,14 +232,20 @@ async fn accept_loop(
     stopped: oneshot::Receiver<()>,
 ) {
     let slots = Arc::new(Semaphore::new(max_connections));
+    // With `--admin`, one more connection is kept for the admin API, so that it can remove the
+    // faults (or see the journal) when slow requests hold every other slot.
+    let admin = shared.tools.admin;
+    let reserve = Arc::new(Semaphore::new(1));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(stopped);
     loop {
         let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot,
+            biased;
             _ = &mut stopped => break,
+            slot = slots.clone().acquire_owned() => slot.map(|slot| (slot, false)),
+            slot = reserve.clone().acquire_owned(), if admin => slot.map(|slot| (slot, true)),
         };
-        let Ok(slot) = slot else { break };
+        let Ok((mut slot, mut reserved)) = slot else { break };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             _ = &mut stopped => break,
@@ -230,6 +256,12 @@ async fn accept_loop(
             continue;
         };
         let _ = tcp.set_nodelay(true);
+        // A slot freed while this one waited: the reserved one is given back.
+        if reserved {
+            if let Ok(normal) = slots.clone().try_acquire_owned() {
+                (slot, reserved) = (normal, false);
+            }
+        }
         let state = ConnState::new();
         let io = TokioIo::new(GuardedStream::new(tcp, state.clone(), shared.stream.clone()));
         let handler = shared.clone();
@@ -237,7 +269,15 @@ async fn accept_loop(
             let busy = state.begin();
             let shared = handler.clone();
             async move {
-                let response = handle(&shared, request).await;
+                let response = match (reserved, for_admin(&shared, &request)) {
+                    (true, false) => Ok(reserved_answer()),
+                    // The kept connection serves one request: then it is free for the next.
+                    (true, true) => handle(&shared, request).await.map(|mut response| {
+                        response.headers_mut().insert("connection", HeaderValue::from_static("close"));
+                        response
+                    }),
+                    (false, _) => handle(&shared, request).await,
+                };
                 drop(busy);
                 response
             }
@@ -254,6 +294,29 @@ async fn accept_loop(
     }
     drop(listener);
     graceful.shutdown().await;
+}
+
+/// Whether a request is the admin API's.
+fn for_admin(shared: &Shared, request: &Request<Incoming>) -> bool {
+    let path = request.uri().path();
+    shared.tools.admin && crate::admin::claims(path.strip_prefix(shared.site_path.as_str()).unwrap_or(path))
+}
+
+/// The answer to a request other than the admin API's on the connection kept for it: every
+/// other slot is taken, try again (the connection is closed, so the slot is free at once).
+fn reserved_answer() -> Response<ServeBody> {
+    let body = serde_json::json!({
+        "code": "server_busy",
+        "message": "Every connection slot is taken; the last one is kept for the admin API.",
+        "data": {"status": 503},
+    });
+    let mut response = Response::new(ServeBody::from(Full::new(Bytes::from(body.to_string()))));
+    *response.status_mut() = hyper::http::StatusCode::SERVICE_UNAVAILABLE;
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static("application/json; charset=UTF-8"));
+    headers.insert("retry-after", HeaderValue::from_static("1"));
+    headers.insert("connection", HeaderValue::from_static("close"));
+    response
 }
 
 /// One request: the site's pages and the admin API, or the interface's pipeline with the
@@ -303,11 +366,14 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let outcome = match plan.stop_before.clone() {
         Some(stop) => devtools::stop_answer(stop, &plain),
         None => {
+            // Once the file has failed, writes are refused up front and reads go on without
+            // waiting for a durability that will not come.
+            let failed_before = devtools::state_failed(tools);
             let mut response = match devtools::refuse_if_read_only(tools, &effective) {
                 Some(error) => http::finish(Reply::from(error), &plain),
                 None => answer(shared, request, Arrived { query, effective: &effective, located }, &mut note).await,
             };
-            if let Some(failed) = devtools::settle(tools, &plain).await {
+            if let Some(failed) = devtools::settle(tools, &plain).await.filter(|_| !failed_before) {
                 response = failed;
             }
             if !plan.delay_after.is_zero() {

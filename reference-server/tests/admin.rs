@@ -196,3 +196,97 @@ async fn its_document_is_valid_and_matches_the_routes() {
     assert!(page.header("content-type").unwrap().starts_with("text/html"));
     srv.server.shutdown().await;
 }
+
+// ----- H17 (issue 21): the guard's gaps and the bodies' -----
+
+/// Sends raw bytes and returns the status line and the body of the answer.
+async fn raw(srv: &Srv, request: &[u8]) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(srv.server.addr()).await.expect("connect");
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    read.expect("the server closes").expect("reads");
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text.lines().next().unwrap_or("").to_string();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, body)| body).to_string();
+    (status, body)
+}
+
+#[tokio::test]
+async fn h17_a_missing_or_unreadable_host_is_refused() {
+    let srv = admin_srv().await;
+    let (status, body) = raw(&srv, b"POST /__admin/reset HTTP/1.0\r\nContent-Length: 0\r\n\r\n").await;
+    assert!(status.contains(" 403 ") && body.contains("admin_forbidden"), "no Host: {status} {body}");
+    let request =
+        b"POST /__admin/reset HTTP/1.1\r\nHost: evil\xff.com\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    let (status, body) = raw(&srv, request).await;
+    assert!(status.contains(" 403 ") && body.contains("admin_forbidden"), "a Host that is not UTF-8: {status} {body}");
+    // An HTTP/1.0 request that names its host is served.
+    let request = format!("GET /__admin/clock HTTP/1.0\r\nHost: {}\r\n\r\n", srv.server.addr());
+    let (status, _) = raw(&srv, request.as_bytes()).await;
+    assert!(status.contains(" 200 "), "{status}");
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn h17_a_host_with_userinfo_or_a_bad_port_is_not_an_ip() {
+    let srv = admin_srv().await;
+    for host in ["127.0.0.1:1@evil.example", "127.0.0.1:x", "127.0.0.1:", "evil.example#127.0.0.1", "::1", ""] {
+        let resp = admin(&srv, Method::GET, "/clock").header("host", host).send().await;
+        resp.expect_error(403, "admin_forbidden");
+    }
+    for host in ["127.0.0.1", "127.0.0.1:8080", "[::1]:8080", "LOCALHOST:1"] {
+        admin(&srv, Method::GET, "/clock").header("host", host).send().await.expect(200);
+    }
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn h17_an_empty_body_of_another_type_is_refused_too() {
+    let srv = admin_srv().await;
+    for body in ["", "  \n"] {
+        let resp = admin(&srv, Method::POST, "/reset").body("text/plain", body).send().await;
+        resp.expect_error(415, "admin_invalid_body");
+    }
+    // No body at all, and no type, is an empty object.
+    admin(&srv, Method::POST, "/reset").send().await.expect(200);
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn h17_unknown_fields_are_refused_by_name() {
+    let srv = admin_srv().await;
+    let before = admin(&srv, Method::GET, "/clock").send().await.expect(200).clone();
+    let typo = json!({"mode": "frozen", "nw": "2030-01-01T00:00:00Z"});
+    let resp = admin(&srv, Method::PUT, "/clock").json(&typo).send().await;
+    let error = resp.expect_error(400, "admin_invalid_body");
+    assert!(error["message"].as_str().unwrap().contains("nw"), "{error}");
+    let after = admin(&srv, Method::GET, "/clock").send().await.expect(200).clone();
+    assert_eq!(after["mode"], before["mode"], "the clock did not change");
+    let resp = admin(&srv, Method::POST, "/reset").json(&json!({"to": "demo", "extra": 1})).send().await;
+    assert!(resp.expect_error(400, "admin_invalid_body")["message"].as_str().unwrap().contains("extra"));
+    let resp = admin(&srv, Method::POST, "/seed").json(&json!({"events": 2, "event": 3})).send().await;
+    assert!(resp.expect_error(400, "admin_invalid_body")["message"].as_str().unwrap().contains("event"));
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn h17_the_clock_stays_within_the_years_dates_are_written_in() {
+    let srv = admin_srv().await;
+    for now in ["0000-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "9999-12-31T23:59:59-23:59"] {
+        let resp = admin(&srv, Method::PUT, "/clock").json(&json!({"mode": "frozen", "now": now})).send().await;
+        resp.expect_error(400, "admin_invalid_body");
+    }
+    for now in ["1970-01-02T00:00:00Z", "9999-12-30T00:00:00Z"] {
+        let resp = admin(&srv, Method::PUT, "/clock").json(&json!({"mode": "frozen", "now": now})).send().await;
+        resp.expect(200);
+        srv.get("/events?start_date=now").await.expect(200);
+    }
+    srv.server.shutdown().await;
+    // The command line's --clock too.
+    let year_zero = "0000-01-01T00:00:00Z".parse().unwrap();
+    let refused = reference_server::serve(reference_server::Config { clock: Some(year_zero), ..config() }).await;
+    let message = refused.err().expect("refused").to_string();
+    assert!(message.contains("--clock must be from 1970"), "{message}");
+}

@@ -82,3 +82,32 @@ fn w5_the_request_log_has_no_colour_codes_off_a_terminal() {
     assert!(log.contains("/events"), "the request is logged: {log}");
     assert!(!log.contains('\u{1b}'), "ANSI escape codes in a log that is not a terminal: {log:?}");
 }
+
+// ----- H17 (issue 21): timeouts too small to serve anything -----
+
+#[test]
+fn h17_a_timeout_too_small_is_refused_at_start() {
+    for flag in ["--header-timeout", "--body-timeout", "--idle-timeout"] {
+        for value in ["1e-300", "0.0001"] {
+            let mut child = Command::new(BIN)
+                .args(["--listen", "127.0.0.1:0", flag, value])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("runs");
+            // A server that accepted the value would run on: give it a few seconds.
+            let status = (0..100).find_map(|_| {
+                std::thread::sleep(Duration::from_millis(50));
+                child.try_wait().expect("waits")
+            });
+            if status.is_none() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            assert!(status.is_some_and(|status| !status.success()), "{flag} {value} was accepted");
+            let mut message = String::new();
+            child.stderr.take().unwrap().read_to_string(&mut message).unwrap();
+            assert!(message.contains("at least 0.1"), "{flag} {value}: {message}");
+        }
+    }
+}

@@ -164,3 +164,32 @@ fn the_command_line_refuses_bad_rules() {
         .expect("runs");
     assert_eq!(status.code(), Some(2));
 }
+
+#[tokio::test]
+async fn h15_latency_on_every_slot_leaves_the_admin_api_one() {
+    let mut config = reference_server::Config { admin: true, ..config() };
+    config.limits.max_connections = 3;
+    let srv = start_with(config).await;
+    add_rule(&srv, json!({"kind": "latency", "ms": 20_000})).await.expect(201);
+    // Each slow request on a connection of its own, holding every slot.
+    let api = srv.api().to_string();
+    let mut slow = Vec::new();
+    for _ in 0..3 {
+        let url = format!("{api}/events");
+        slow.push(tokio::spawn(async move { reqwest::Client::new().get(url).send().await.map(|resp| resp.status()) }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let admin = reqwest::Client::new();
+    let removal = admin.delete(format!("{}/__admin/faults", srv.site())).send();
+    let resp = tokio::time::timeout(Duration::from_secs(5), removal).await.expect("the admin API answers at once");
+    assert_eq!(resp.unwrap().status().as_u16(), 200);
+    // Another request of the interface meanwhile is told to come back, not queued behind.
+    let other = reqwest::Client::new().get(format!("{api}/events")).send();
+    let resp = tokio::time::timeout(Duration::from_secs(5), other).await.expect("answered at once").unwrap();
+    assert_eq!(resp.status().as_u16(), 503);
+    assert_eq!(resp.headers()["retry-after"], "1");
+    for task in slow {
+        task.abort();
+    }
+    // Not shut down: the slow requests would be waited for.
+}

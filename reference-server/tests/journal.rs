@@ -145,3 +145,86 @@ async fn without_admin_there_is_no_journal() {
     }
     srv.server.shutdown().await;
 }
+
+// ----- Issue 21: H11 (the hint's cost), H12 (bytes), H18 (paging) -----
+
+#[tokio::test]
+async fn h11_a_path_of_many_segments_gets_its_hint_at_once() {
+    let srv = admin_srv().await;
+    let path = "/a".repeat(30_000);
+    let started = std::time::Instant::now();
+    let request = srv.req(Method::GET, &path).send();
+    // Quadratic, this took 9 s of CPU in a release build; linear, a few milliseconds.
+    let resp = tokio::time::timeout(std::time::Duration::from_secs(5), request).await.expect("answered in time");
+    resp.expect_error(404, "rest_no_route");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
+    let entry = entries(&srv, 0).await.pop().expect("journaled");
+    assert_eq!(entry["status"], 404);
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn h12_journal_entries_and_reads_are_bounded_in_bytes() {
+    let srv = admin_srv().await;
+    let long = format!("/evnts{}", "x".repeat(60_000));
+    for n in 0..20 {
+        srv.req(Method::GET, &format!("{long}?n={n}")).send().await.expect_error(404, "rest_no_route");
+    }
+    let resp = srv.site_req(Method::GET, "/__admin/requests?since=0&limit=1000").send().await;
+    assert!(resp.text.len() < 20 * 8 * 1024, "{} bytes for 20 entries", resp.text.len());
+    let read = resp.expect(200);
+    let entries = read["requests"].as_array().unwrap();
+    assert_eq!(entries.len(), 20);
+    for entry in entries {
+        for field in ["path", "reason", "hint"] {
+            let text = entry[field].as_str().unwrap_or("");
+            assert!(text.len() <= 2100, "{field}: {} bytes", text.len());
+        }
+        let path = entry["path"].as_str().unwrap();
+        assert!(path.starts_with("/wp-json/calendar/events/v1/evnts") && path.contains("bytes cut"), "{path}");
+    }
+    srv.server.shutdown().await;
+}
+
+/// One read of the journal.
+async fn page(srv: &Srv, since: u64, limit: u64) -> Value {
+    let resp = srv.site_req(Method::GET, &format!("/__admin/requests?since={since}&limit={limit}")).send().await;
+    resp.expect(200).clone()
+}
+
+#[tokio::test]
+async fn h18_a_reader_pages_through_more_requests_than_a_page() {
+    let srv = admin_srv().await;
+    let start = last(&srv).await;
+    for n in 0..300 {
+        srv.get(&format!("/events?n={n}")).await.expect(200);
+    }
+    let mut seen: Vec<u64> = Vec::new();
+    let mut since = start;
+    for _ in 0..3 {
+        let read = page(&srv, since, 200).await;
+        let seqs: Vec<u64> = read["requests"].as_array().unwrap().iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+        assert_eq!(read["missed"], 0);
+        seen.extend(&seqs);
+        since = seqs.last().copied().unwrap_or(since);
+        if read["more"] == false {
+            break;
+        }
+    }
+    assert_eq!(seen, (start + 1..=start + 300).collect::<Vec<u64>>(), "every request, in order, none skipped");
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn h18_requests_the_journal_no_longer_holds_are_counted_as_missed() {
+    let srv = start_with(reference_server::Config { admin: true, journal_size: 5, ..config() }).await;
+    let start = last(&srv).await;
+    for _ in 0..8 {
+        srv.get("/events").await.expect(200);
+    }
+    let read = page(&srv, start, 200).await;
+    assert_eq!(read["requests"].as_array().unwrap().len(), 5);
+    assert_eq!(read["missed"], 3, "{read}");
+    assert_eq!(read["more"], false);
+    srv.server.shutdown().await;
+}

@@ -371,3 +371,21 @@ async fn a_huge_description_reads_back_exactly() {
     assert!(list.expect(200)["events"][0]["description"] == rendered.as_str());
     still_answers(&srv).await;
 }
+
+/// Issue 21, H14: a large rich-text description is rendered once, not at every read: a second
+/// single read and a list read render nothing again (counted, not timed).
+#[tokio::test]
+async fn h14_a_large_description_is_rendered_once() {
+    let srv = start().await;
+    for (title, description) in [("Paragraphs", "<p>x</p>".repeat(256 * 1024)), ("Ampersands", "&".repeat(1024 * 1024))]
+    {
+        let event = srv.event(title, 3, json!({"description": description})).await;
+        let single = format!("/events/{}", id(&event));
+        let first = srv.get(&single).await.expect(200)["description"].clone();
+        let before = srv.server.renderings();
+        let again = srv.get(&single).await.expect(200)["description"].clone();
+        assert_eq!(again, first);
+        srv.get("/events?per_page=1").await.expect(200);
+        assert_eq!(srv.server.renderings(), before, "{title}: nothing rendered again");
+    }
+}

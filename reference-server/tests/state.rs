@@ -145,6 +145,8 @@ async fn a_torn_last_record_is_dropped_and_cut() {
     srv.event("Kept", 2, json!({})).await;
     let kept = srv.server.store_fingerprint();
     srv.event("Torn", 3, json!({})).await;
+    // The same address again: a start on another one rewrites the file (its links move).
+    let addr = srv.server.addr();
     srv.server.shutdown().await;
     let mut bytes = std::fs::read(&file).unwrap();
     let whole = bytes.len();
@@ -152,7 +154,7 @@ async fn a_torn_last_record_is_dropped_and_cut() {
     bytes.truncate(whole - 25);
     std::fs::write(&file, &bytes).unwrap();
 
-    let srv = start_with(with_state(&file)).await;
+    let srv = start_with(reference_server::Config { listen: addr, ..with_state(&file) }).await;
     assert_eq!(srv.server.store_fingerprint(), kept, "the store before the torn write");
     assert_eq!(std::fs::metadata(&file).unwrap().len(), last_start as u64, "the torn record is cut from the file");
     // New writes go after the good records, and survive another restart.
@@ -274,4 +276,216 @@ async fn without_state_nothing_is_kept() {
     let state = admin_state(&srv).await;
     assert_eq!(state, json!({"persistent": false}));
     srv.server.shutdown().await;
+}
+
+// ----- Hardening round 2 (issue 21): H8, H9, H10 and the file's kind, counters and mode -----
+
+#[tokio::test]
+async fn h8_a_second_server_on_the_same_state_file_refuses_to_start() {
+    let dir = scratch("h8");
+    let file = dir.join("calendar.state");
+    let first = start_with(with_state(&file)).await;
+    let message = refusal(&file).await;
+    assert!(message.contains("in use"), "{message}");
+    assert!(message.contains(&format!("PID {}", std::process::id())), "names the holder: {message}");
+    // Through a symlink it is the same file.
+    #[cfg(unix)]
+    {
+        let link = dir.join("current.state");
+        std::os::unix::fs::symlink("calendar.state", &link).unwrap();
+        let message = refusal(&link).await;
+        assert!(message.contains("in use"), "{message}");
+    }
+    first.event("Kept", 2, json!({})).await;
+    first.server.shutdown().await;
+    // Once the first one stopped, the file is free.
+    let second = start_with(with_state(&file)).await;
+    let events = second.get("/events").await.expect(200)["events"].as_array().unwrap().len();
+    assert_eq!(events, 1);
+    second.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn h10_a_symlinked_state_file_stays_a_symlink_through_compaction() {
+    let dir = scratch("h10");
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    let link = dir.join("current.state");
+    // A link to a file that does not exist yet: the file is created at the target.
+    std::os::unix::fs::symlink("data/calendar.state", &link).unwrap();
+    let config = reference_server::Config { state_compact_bytes: 2000, ..with_state(&link) };
+    let srv = start_with(config).await;
+    for n in 0..12 {
+        srv.event(&format!("After {n}"), 2, json!({})).await;
+    }
+    let state = admin_state(&srv).await;
+    assert!(state["compactions"].as_u64().unwrap() >= 1, "{state}");
+    srv.server.shutdown().await;
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still a link");
+    let target = std::fs::read_to_string(dir.join("data/calendar.state")).unwrap();
+    for n in 0..12 {
+        assert!(target.contains(&format!("\"After {n}\"")), "the real file has event {n}");
+    }
+    assert!(!dir.join("current.state.new").exists() && !dir.join("data/calendar.state.new").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn h9_after_a_failed_state_write_writes_answer_503_and_reads_go_on() {
+    use std::io::BufRead;
+    let dir = scratch("h9");
+    let file = dir.join("calendar.state");
+    // The shell limits the size of files the server may write (ulimit -f, in blocks of 512
+    // bytes) and ignores SIGXFSZ, so a write past it fails as on a full disk.
+    let script = "trap '' XFSZ; ulimit -f 40; exec \"$0\" --listen 127.0.0.1:0 --state \"$1\"";
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_reference-server")])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("starts");
+    let mut api = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut api).expect("api line");
+    let api = api.trim().to_string();
+    let client = reqwest::Client::new();
+    let create = |title: String| {
+        let body = json!({"title": title, "description": "d".repeat(3000), "start_date": "2030-01-01 10:00:00",
+            "end_date": "2030-01-01 11:00:00"});
+        client.post(format!("{api}/events")).basic_auth("editor", Some("editor-password")).json(&body).send()
+    };
+    let mut failed = None;
+    for n in 0..100 {
+        let status = create(format!("F{n}")).await.unwrap().status().as_u16();
+        if status != 201 {
+            failed = Some(status);
+            break;
+        }
+    }
+    assert_eq!(failed, Some(500), "a write that cannot reach the disk fails");
+    let next = create("After".to_string()).await.unwrap();
+    assert_eq!(next.status().as_u16(), 503);
+    let body: Value = next.json().await.unwrap();
+    assert_eq!(body["code"], "state_read_only");
+    for path in ["/events/6", "/events", "/venues", ""] {
+        let status = client.get(format!("{api}{path}")).send().await.unwrap().status().as_u16();
+        assert_eq!(status, 200, "GET {path}: reads go on");
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn also_state_files_that_are_not_regular_files_are_refused_at_once() {
+    let dir = scratch("kinds");
+    let quick = |path: PathBuf| async move {
+        tokio::time::timeout(Duration::from_secs(10), refusal(&path)).await.expect("refused without waiting")
+    };
+    let message = quick(PathBuf::from("/dev/zero")).await;
+    assert!(message.contains("not a regular file"), "{message}");
+    let fifo = dir.join("calendar.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let message = quick(fifo).await;
+    assert!(message.contains("not a regular file"), "{message}");
+    let message = quick(dir.clone()).await;
+    assert!(message.contains("not a regular file"), "{message}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Rewrites the image line of a state file with `edit` and a new CRC.
+fn edit_image(file: &Path, edit: impl Fn(&str) -> String) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let json = edit(&lines[1][9..]);
+    lines[1] = format!("{:08x} {json}", crc32(json.as_bytes()));
+    std::fs::write(file, lines.join("\n") + "\n").unwrap();
+}
+
+#[tokio::test]
+async fn also_id_counters_past_the_limit_and_ids_past_their_counter_are_refused() {
+    let dir = scratch("counters");
+    let file = dir.join("calendar.state");
+    let srv = start_with(with_state(&file)).await;
+    srv.server.shutdown().await;
+    let good = std::fs::read(&file).unwrap();
+    let ids = regex_lite_ids(&String::from_utf8(good.clone()).unwrap());
+    edit_image(&file, |json| json.replace(&ids, &format!("\"ids\":[{},1]", u64::MAX)));
+    let message = refusal(&file).await;
+    assert!(message.contains("ID counter"), "{message}");
+    std::fs::write(&file, &good).unwrap();
+    // A page whose ID is past the post counter.
+    edit_image(&file, |json| json.replacen("\"pages\":[1", "\"pages\":[1000", 1));
+    let message = refusal(&file).await;
+    assert!(message.contains("past the ID counter"), "{message}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The `"ids":[P,T]` of a file's image.
+fn regex_lite_ids(text: &str) -> String {
+    let start = text.find("\"ids\":[").expect("the image has counters");
+    let end = start + text[start..].find(']').unwrap() + 1;
+    text[start..end].to_string()
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn also_the_state_file_is_created_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("mode");
+    let file = dir.join("calendar.state");
+    let srv = start_with(reference_server::Config { state_compact_bytes: 2000, ..with_state(&file) }).await;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&file), 0o600);
+    for n in 0..12 {
+        srv.event(&format!("Compacted {n}"), 2, json!({})).await;
+    }
+    assert!(admin_state(&srv).await["compactions"].as_u64().unwrap() >= 1);
+    assert_eq!(mode(&file), 0o600, "after a compaction too");
+    srv.server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every URL in an event's image (the image and its sizes).
+fn image_urls(event: &Value) -> Vec<String> {
+    let image = &event["image"];
+    let mut urls = vec![image["url"].as_str().expect("an image").to_string()];
+    if let Some(sizes) = image["sizes"].as_object() {
+        urls.extend(sizes.values().filter_map(|size| size["url"].as_str()).map(str::to_string));
+    }
+    urls
+}
+
+#[tokio::test]
+async fn h16_image_urls_follow_the_site_after_a_restart_on_another_address() {
+    let dir = scratch("h16");
+    let file = dir.join("calendar.state");
+    let srv = start_with(with_state(&file)).await;
+    let sample = srv.event("Sample image", 2, json!({"image": "4"})).await;
+    let own = format!("{}/wp-content/uploads/own.jpg", srv.site());
+    let uploaded = srv.event("Own image", 3, json!({"image": own})).await;
+    let outside = srv.event("Outside image", 4, json!({"image": "https://images.example/quay.jpg"})).await;
+    srv.server.shutdown().await;
+    // Twice: the second restart reads what the first one wrote.
+    for round in 0..2 {
+        let srv = start_with(with_state(&file)).await;
+        for event in [&sample, &uploaded] {
+            let again = srv.get(&format!("/events/{}", id(event))).await.expect(200).clone();
+            for url in image_urls(&again) {
+                assert!(url.starts_with(&format!("{}/", srv.site())), "round {round}: {url} follows {}", srv.site());
+            }
+        }
+        let again = srv.get(&format!("/events/{}", id(&outside))).await.expect(200).clone();
+        assert_eq!(again["image"]["url"], "https://images.example/quay.jpg", "another site's image stays");
+        // An image given again by its new address is the same image.
+        let new_own = format!("{}/wp-content/uploads/own.jpg", srv.site());
+        let same = srv.event(&format!("Same image {round}"), 5, json!({"image": new_own})).await;
+        assert_eq!(same["image"]["id"], uploaded["image"]["id"]);
+        srv.server.shutdown().await;
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -60,6 +60,19 @@ pub async fn run(
     }
 }
 
+/// Refuses a field the operation does not take (a typo must not pass for a default).
+fn only_fields(body: &Value, fields: &[&str]) -> Result<(), AdminReply> {
+    let unknown = body.as_object().and_then(|map| map.keys().find(|key| !fields.contains(&key.as_str())));
+    match unknown {
+        Some(key) => Err(AdminReply::error(
+            400,
+            "admin_invalid_body",
+            format!("unknown field {key:?}: this operation takes {}", fields.join(", ")),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// An object body, or none (`{}`).
 fn body_object(body: Value) -> Result<Value, String> {
     match body {
@@ -106,6 +119,9 @@ async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
         Ok(body) => body,
         Err(message) => return AdminReply::error(400, "admin_invalid_body", message),
     };
+    if let Err(refusal) = only_fields(&body, &["to"]) {
+        return refusal;
+    }
     let to = body.get("to").map_or(Some("empty"), Value::as_str);
     let demo = match to {
         Some("empty") => false,
@@ -131,6 +147,9 @@ async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
 /// `{"events": N}`: adds N events of the benchmark calendar (`seed`), with the venues,
 /// organizers and terms they use.
 async fn seed(app: &App, tools: &DevTools, body: Value) -> AdminReply {
+    if let Err(refusal) = only_fields(&body, &["events"]) {
+        return refusal;
+    }
     let count = match body_object(body).map(|body| body.get("events").and_then(Value::as_u64)) {
         Ok(Some(count)) if (1..=MAX_SEED).contains(&count) => count as usize,
         _ => {
@@ -171,6 +190,9 @@ fn set_clock(app: &App, body: Value) -> AdminReply {
         Ok(body) => body,
         Err(message) => return AdminReply::error(400, "admin_invalid_body", message),
     };
+    if let Err(refusal) = only_fields(&body, &["mode", "now"]) {
+        return refusal;
+    }
     let now = match body.get("now") {
         None | Some(Value::Null) => None,
         Some(Value::String(text)) => match DateTime::parse_from_rfc3339(text) {
@@ -191,6 +213,13 @@ fn set_clock(app: &App, body: Value) -> AdminReply {
             )
         }
     };
+    if let Some(at) = now.filter(|at| !crate::app::clock_in_range(*at)) {
+        return AdminReply::error(
+            400,
+            "admin_invalid_body",
+            format!("now must be {}, got {}", crate::app::CLOCK_RANGE, instant(at)),
+        );
+    }
     let at = now.unwrap_or_else(|| app.clock.instant());
     let mode = match body.get("mode").and_then(Value::as_str) {
         Some("real") if now.is_none() => ClockMode::Real,
@@ -204,12 +233,13 @@ fn set_clock(app: &App, body: Value) -> AdminReply {
     AdminReply::json(200, clock(app))
 }
 
-/// `?since=N&limit=M`: the last M requests after number N (oldest first).
+/// `?since=N&limit=M`: the first M requests after number N (oldest first; `more` when others
+/// follow); without `since`, the last M.
 fn requests(tools: &DevTools, query: &Params) -> AdminReply {
     let number = |name: &str| query.get(name).and_then(Value::as_str).map(|text| text.parse::<u64>());
     let since = match number("since") {
-        None => 0,
-        Some(Ok(since)) => since,
+        None => None,
+        Some(Ok(since)) => Some(since),
         Some(Err(_)) => return AdminReply::error(400, "admin_invalid_query", "since must be a whole number"),
     };
     let limit = match number("limit") {
@@ -217,8 +247,17 @@ fn requests(tools: &DevTools, query: &Params) -> AdminReply {
         Some(Ok(limit)) if limit >= 1 => limit.min(tools.journal.capacity().max(1) as u64) as usize,
         Some(_) => return AdminReply::error(400, "admin_invalid_query", "limit must be a whole number of at least 1"),
     };
-    let (entries, last) = tools.journal.read(since, limit);
-    AdminReply::json(200, json!({"requests": entries, "last": last, "capacity": tools.journal.capacity()}))
+    let read = tools.journal.read(since, limit);
+    AdminReply::json(
+        200,
+        json!({
+            "requests": read.entries,
+            "last": read.last,
+            "more": read.more,
+            "missed": read.missed,
+            "capacity": tools.journal.capacity(),
+        }),
+    )
 }
 
 fn state(tools: &DevTools) -> Value {

@@ -159,29 +159,37 @@ fn route(method: &str, path: &str) -> Result<(&'static AdminRoute, Option<String
     }
 }
 
-/// Refuses requests a web page of another site could have made or read.
+/// Refuses requests a web page of another site could have made or read: the `Host` must be
+/// there, readable, and an IP address, `localhost` or the site's host (with a numeric port).
 fn guard(app: &App, headers: &HeaderMap) -> Result<(), AdminReply> {
     let host = headers.get("host").and_then(|value| value.to_str().ok());
-    if let Some(host) = host {
-        let name = host_name(host);
-        let site_host = app.site_url.split_once("://").map_or("", |(_, rest)| rest.split('/').next().unwrap_or(""));
+    let Some(host) = host else {
+        return Err(AdminReply::error(
+            403,
+            "admin_forbidden",
+            "The admin API answers only requests that name their host (a Host header in ASCII).",
+        ));
+    };
+    let site_host = app.site_url.split_once("://").map_or("", |(_, rest)| rest.split('/').next().unwrap_or(""));
+    let site_name = host_name(site_host).unwrap_or("");
+    let allowed = host_name(host).is_some_and(|name| {
         let ip = name.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>().is_ok();
-        if !(ip || name.eq_ignore_ascii_case("localhost") || name.eq_ignore_ascii_case(host_name(site_host))) {
-            return Err(AdminReply::error(
-                403,
-                "admin_forbidden",
-                format!(
-                    "The admin API answers requests to an IP address, localhost or the site's host, not to {name}."
-                ),
-            ));
-        }
+        ip || name.eq_ignore_ascii_case("localhost") || (!site_name.is_empty() && name.eq_ignore_ascii_case(site_name))
+    });
+    if !allowed {
+        return Err(AdminReply::error(
+            403,
+            "admin_forbidden",
+            format!(
+                "The admin API answers requests to an IP address, localhost or the site's host (with a numeric \
+                 port), not to {host:?}."
+            ),
+        ));
     }
     if let Some(origin) = headers.get("origin") {
-        let same = host.is_some_and(|host| {
-            origin.to_str().is_ok_and(|origin| {
-                origin.eq_ignore_ascii_case(&format!("http://{host}"))
-                    || origin.eq_ignore_ascii_case(&format!("https://{host}"))
-            })
+        let same = origin.to_str().is_ok_and(|origin| {
+            origin.eq_ignore_ascii_case(&format!("http://{host}"))
+                || origin.eq_ignore_ascii_case(&format!("https://{host}"))
         });
         if !same {
             return Err(AdminReply::error(
@@ -194,12 +202,29 @@ fn guard(app: &App, headers: &HeaderMap) -> Result<(), AdminReply> {
     Ok(())
 }
 
-/// `example.com` of `example.com:8080`, `[::1]` of `[::1]:8080`.
-fn host_name(host: &str) -> &str {
-    if host.starts_with('[') {
-        return host.split(']').next().map_or(host, |name| &host[..name.len() + 1]);
+/// `example.com` of `example.com:8080`, `[::1]` of `[::1]:8080`; `None` for anything that is
+/// not a host name or address with an optional numeric port (`127.0.0.1:1@evil.example`).
+fn host_name(host: &str) -> Option<&str> {
+    let (name, port) = match host.strip_prefix('[') {
+        Some(rest) => {
+            let (inside, after) = rest.split_once(']')?;
+            inside.parse::<std::net::Ipv6Addr>().ok()?;
+            (&host[..inside.len() + 2], after)
+        }
+        None => {
+            let end = host.find(':').unwrap_or(host.len());
+            let name = &host[..end];
+            let valid = name.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'.' || byte == b'-');
+            (Some(name).filter(|name| valid && !name.is_empty())?, &host[end..])
+        }
+    };
+    match port.strip_prefix(':') {
+        None if port.is_empty() => Some(name),
+        Some(digits) if (1..=5).contains(&digits.len()) && digits.bytes().all(|byte| byte.is_ascii_digit()) => {
+            Some(name)
+        }
+        _ => None,
     }
-    host.rsplit_once(':').map_or(host, |(name, _)| name)
 }
 
 /// A JSON body (an empty one is `null`); any other type is refused.
@@ -210,7 +235,9 @@ async fn read_json(body: Incoming, headers: &HeaderMap, budget: &BodyBudget, app
             AdminReply::error(400, "admin_invalid_body", format!("The body could not be read: {error:?}."))
         })?
         .bytes;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
+    let empty = bytes.iter().all(u8::is_ascii_whitespace);
+    // No body and no type is no body; an empty body of another type is refused like a full one.
+    if empty && !headers.contains_key("content-type") {
         return Ok(Value::Null);
     }
     let content_type = headers.get("content-type").and_then(|value| value.to_str().ok()).unwrap_or("");
@@ -220,6 +247,9 @@ async fn read_json(body: Incoming, headers: &HeaderMap, budget: &BodyBudget, app
             "admin_invalid_body",
             "The admin API takes JSON bodies (Content-Type: application/json).",
         ));
+    }
+    if empty {
+        return Ok(Value::Null);
     }
     serde_json::from_slice(&bytes)
         .map_err(|error| AdminReply::error(400, "admin_invalid_body", format!("The body is not JSON: {error}.")))
@@ -277,8 +307,11 @@ mod tests {
 
     #[test]
     fn host_names() {
-        assert_eq!(host_name("example.com:8080"), "example.com");
-        assert_eq!(host_name("[::1]:8080"), "[::1]");
-        assert_eq!(host_name("localhost"), "localhost");
+        assert_eq!(host_name("example.com:8080"), Some("example.com"));
+        assert_eq!(host_name("[::1]:8080"), Some("[::1]"));
+        assert_eq!(host_name("localhost"), Some("localhost"));
+        for bad in ["127.0.0.1:1@evil.example", "a:b", "a:", "a:123456", "[::1", "[evil]:1", "a b", ""] {
+            assert_eq!(host_name(bad), None, "{bad}");
+        }
     }
 }

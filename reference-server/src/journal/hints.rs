@@ -60,8 +60,10 @@ fn inside_hint(path: &str) -> Option<String> {
     if let Some(suggestion) = closest_route(&segments) {
         return Some(format!("did you mean {suggestion}?"));
     }
-    // `/events/12/venue`: a route with something after it.
-    for keep in (1..segments.len()).rev() {
+    // `/events/12/venue`: a route with something after it. Only a start as long as a route
+    // can be one, so the cost is linear in the path's length, however many segments it has.
+    let longest = ROUTES.iter().map(|route| route.path.matches('/').count()).max().unwrap_or(0);
+    for keep in (1..segments.len().min(longest + 1)).rev() {
         let shorter = format!("/{}", segments[..keep].join("/"));
         if route_for(&shorter).is_some() || closest_route(&segments[..keep]).is_some() {
             let base = closest_route(&segments[..keep]).unwrap_or(shorter);

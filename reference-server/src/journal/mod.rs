@@ -1,6 +1,9 @@
 //! The request journal: the last requests the interface answered (method, path, user, status,
 //! time, and for refusals the reason in words and a near-miss hint), for the admin API and the
-//! journal page. It keeps a fixed number of entries, oldest dropped first.
+//! journal page. It keeps a fixed number of entries, oldest dropped first, and a fixed number of
+//! bytes: an entry's texts are cut at `MAX_TEXT` bytes, and the whole journal holds at most
+//! `MAX_BYTES` of them. A read pages through the entries after a cursor, oldest first, in
+//! answers of at most `MAX_READ_BYTES`, and counts the entries the journal no longer holds.
 //!
 //! Only requests to the interface's pipeline are recorded: the admin API and the site's pages
 //! are not (the journal page would otherwise fill the journal with its own polling).
@@ -37,20 +40,85 @@ pub struct Entry {
     pub fault: Option<String>,
 }
 
+/// The longest path, reason, hint, user or fault an entry keeps, in bytes.
+pub const MAX_TEXT: usize = 2048;
+/// The most bytes of text the whole journal keeps (older entries go first).
+pub const MAX_BYTES: usize = 16 * 1024 * 1024;
+/// The most bytes of text one read returns (the reader asks again for the rest).
+pub const MAX_READ_BYTES: usize = 4 * 1024 * 1024;
+
+impl Entry {
+    /// Cuts every text to `MAX_TEXT` bytes.
+    fn bounded(mut self) -> Entry {
+        for text in [&mut self.path, &mut self.method, &mut self.time] {
+            cut(text);
+        }
+        for text in [&mut self.user, &mut self.code, &mut self.reason, &mut self.hint, &mut self.fault] {
+            if let Some(text) = text.as_mut() {
+                cut(text);
+            }
+        }
+        self
+    }
+
+    /// About the memory the entry holds, and so at least what it takes in an answer (before
+    /// JSON escapes).
+    fn bytes(&self) -> usize {
+        let optional = [&self.user, &self.code, &self.reason, &self.hint, &self.fault];
+        let texts: usize = optional.iter().map(|text| text.as_ref().map_or(0, String::capacity)).sum();
+        200 + self.path.capacity() + self.method.capacity() + self.time.capacity() + texts
+    }
+}
+
+/// Cuts a text longer than `MAX_TEXT` at a character boundary, saying how much went.
+fn cut(text: &mut String) {
+    if text.len() <= MAX_TEXT {
+        return;
+    }
+    let total = text.len();
+    let mut end = MAX_TEXT - 64;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("… ({} bytes cut of {total})", total - end));
+    // `truncate` keeps the allocation: give the rest back.
+    text.shrink_to_fit();
+}
+
+/// What a read returns.
+pub struct Read {
+    /// The entries after the cursor, oldest first.
+    pub entries: Vec<Entry>,
+    /// The last `seq` given out.
+    pub last: u64,
+    /// More entries after the cursor wait for the next read.
+    pub more: bool,
+    /// Entries after the cursor that the journal no longer holds (dropped to keep it bounded,
+    /// or cleared).
+    pub missed: u64,
+}
+
 /// The journal: a bounded ring of entries.
 pub struct Journal {
     capacity: usize,
+    max_bytes: usize,
     inner: Mutex<Inner>,
 }
 
 struct Inner {
     last: u64,
     entries: VecDeque<Entry>,
+    bytes: usize,
 }
 
 impl Journal {
     pub fn new(capacity: usize) -> Journal {
-        Journal { capacity, inner: Mutex::new(Inner { last: 0, entries: VecDeque::new() }) }
+        Journal::with_bytes(capacity, MAX_BYTES)
+    }
+
+    fn with_bytes(capacity: usize, max_bytes: usize) -> Journal {
+        Journal { capacity, max_bytes, inner: Mutex::new(Inner { last: 0, entries: VecDeque::new(), bytes: 0 }) }
     }
 
     pub fn capacity(&self) -> usize {
@@ -58,31 +126,60 @@ impl Journal {
     }
 
     /// Adds an entry (its `seq` is given here).
-    pub fn record(&self, mut entry: Entry) {
+    pub fn record(&self, entry: Entry) {
         if self.capacity == 0 {
             return;
         }
+        let mut entry = entry.bounded();
+        let size = entry.bytes();
         let mut inner = self.inner.lock();
         inner.last += 1;
         entry.seq = inner.last;
-        if inner.entries.len() >= self.capacity {
-            inner.entries.pop_front();
+        while !inner.entries.is_empty() && (inner.entries.len() >= self.capacity || inner.bytes + size > self.max_bytes)
+        {
+            let dropped = inner.entries.pop_front().map_or(0, |old| old.bytes());
+            inner.bytes -= dropped;
         }
+        inner.bytes += size;
         inner.entries.push_back(entry);
     }
 
-    /// The last `limit` entries after `since`, oldest first, and the last `seq` given out.
-    pub fn read(&self, since: u64, limit: usize) -> (Vec<Entry>, u64) {
+    /// The bytes the journal holds now.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.inner.lock().bytes
+    }
+
+    /// With a cursor: the first `limit` entries after `since`, oldest first (the reader asks
+    /// again from the last one while `more`). Without one: the last `limit` entries.
+    pub fn read(&self, since: Option<u64>, limit: usize) -> Read {
         let inner = self.inner.lock();
-        let newer = inner.entries.iter().filter(|entry| entry.seq > since);
-        let count = newer.clone().count();
-        let entries = newer.skip(count.saturating_sub(limit)).cloned().collect();
-        (entries, inner.last)
+        let last = inner.last;
+        let after = since.unwrap_or(0);
+        // Entries are in `seq` order: the ones after the cursor are a tail of the ring.
+        let first = inner.entries.partition_point(|entry| entry.seq <= after);
+        let held = inner.entries.len() - first;
+        let start = if since.is_some() { first } else { first + held.saturating_sub(limit) };
+        let mut entries = Vec::new();
+        let mut bytes = 0;
+        for entry in inner.entries.range(start..).take(limit) {
+            if !entries.is_empty() && bytes + entry.bytes() > MAX_READ_BYTES {
+                break;
+            }
+            bytes += entry.bytes();
+            entries.push(entry.clone());
+        }
+        let more = since.is_some() && start + entries.len() < inner.entries.len();
+        let oldest = inner.entries.get(first).map_or(last + 1, |entry| entry.seq);
+        let missed = if since.is_some() { oldest.saturating_sub(after + 1) } else { 0 };
+        Read { entries, last, more, missed }
     }
 
     /// Forgets every entry (numbering goes on).
     pub fn clear(&self) {
-        self.inner.lock().entries.clear();
+        let mut inner = self.inner.lock();
+        inner.entries.clear();
+        inner.bytes = 0;
     }
 }
 
@@ -100,24 +197,48 @@ mod tests {
         for path in ["/a", "/b", "/c", "/d"] {
             journal.record(entry(path));
         }
-        let (entries, last) = journal.read(0, 10);
-        assert_eq!(last, 4);
-        assert_eq!(entries.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(), ["/b", "/c", "/d"]);
-        assert_eq!(entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3, 4]);
-        let (entries, _) = journal.read(2, 10);
-        assert_eq!(entries.len(), 2);
-        let (entries, _) = journal.read(0, 1);
-        assert_eq!(entries[0].path, "/d");
+        let read = journal.read(Some(0), 10);
+        assert_eq!(read.last, 4);
+        assert_eq!(read.entries.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(), ["/b", "/c", "/d"]);
+        assert_eq!(read.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3, 4]);
+        assert_eq!((read.more, read.missed), (false, 1));
+        let read = journal.read(Some(2), 10);
+        assert_eq!((read.entries.len(), read.missed), (2, 0));
+        // A page: the oldest after the cursor, and more to come.
+        let read = journal.read(Some(0), 1);
+        assert_eq!((read.entries[0].path.as_str(), read.more), ("/b", true));
+        // Without a cursor: the newest.
+        assert_eq!(journal.read(None, 1).entries[0].path, "/d");
         journal.clear();
-        assert!(journal.read(0, 10).0.is_empty());
+        assert!(journal.read(Some(0), 10).entries.is_empty());
+        assert_eq!(journal.read(Some(3), 10).missed, 1);
         journal.record(entry("/e"));
-        assert_eq!(journal.read(0, 10).0[0].seq, 5);
+        assert_eq!(journal.read(Some(0), 10).entries[0].seq, 5);
     }
 
     #[test]
     fn a_journal_of_no_entries_records_nothing() {
         let journal = Journal::new(0);
         journal.record(entry("/a"));
-        assert!(journal.read(0, 10).0.is_empty());
+        assert!(journal.read(Some(0), 10).entries.is_empty());
+    }
+
+    #[test]
+    fn h12_texts_are_cut_and_the_journal_is_bounded_in_bytes() {
+        let journal = Journal::with_bytes(1000, 64 * 1024);
+        let long = format!("/{}", "é".repeat(40_000));
+        for _ in 0..100 {
+            journal.record(Entry { reason: Some(long.clone()), hint: Some(long.clone()), ..entry(&long) });
+        }
+        assert!(journal.bytes() <= 64 * 1024, "{}", journal.bytes());
+        let read = journal.read(Some(0), 1000);
+        assert!(!read.entries.is_empty() && read.entries.len() < 100);
+        for entry in &read.entries {
+            assert!(entry.path.len() <= MAX_TEXT && entry.path.ends_with(" bytes cut of 80001)"), "{}", entry.path);
+            // The memory too, not only the length.
+            assert!(entry.path.capacity() <= MAX_TEXT, "{}", entry.path.capacity());
+            assert!(entry.reason.as_ref().unwrap().len() <= MAX_TEXT);
+            assert!(entry.hint.as_ref().unwrap().len() <= MAX_TEXT);
+        }
     }
 }

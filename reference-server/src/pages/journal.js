@@ -1,5 +1,7 @@
 // The request journal page: polls the admin API for the requests after the last one shown and
-// adds them on top. Every text goes into the page through textContent, never as HTML.
+// adds them on top, reading page after page while the API says more follow; requests the journal
+// no longer held when they were asked for are shown as one gap row. Every text goes into the page
+// through textContent, never as HTML.
 (function () {
   'use strict';
 
@@ -56,7 +58,16 @@
     return tr;
   }
 
+  // A row that stands for requests the journal dropped before this page read them.
+  function gap(count) {
+    var text = count + (count === 1 ? ' request' : ' requests') + ' not shown: the journal no longer held them';
+    var tr = el('tr', { 'class': 'gap' }, [el('td', { colspan: '8' }, [text])]);
+    tr.setAttribute('data-search', '');
+    return tr;
+  }
+
   function applyFilter(tr) {
+    if (tr.className === 'gap') return;
     var refusalsOnly = $('refusals-only').checked;
     var needle = $('filter').value.trim().toLowerCase();
     var refused = /\b(s4|s5|dropped)\b/.test(tr.className);
@@ -70,6 +81,7 @@
 
   function poll() {
     if (paused) return schedule();
+    var more = false;
     fetch(admin + '/requests?since=' + last + '&limit=200', { headers: { Accept: 'application/json' } })
       .then(function (response) {
         if (!response.ok) throw new Error('the admin API answered ' + response.status);
@@ -77,6 +89,8 @@
       })
       .then(function (result) {
         var rows = $('rows');
+        if (result.missed > 0 && last > 0) rows.insertBefore(gap(result.missed), rows.firstChild);
+        more = result.more === true;
         (result.requests || []).forEach(function (entry) {
           var tr = row(entry);
           applyFilter(tr);
@@ -90,7 +104,7 @@
       .catch(function (error) {
         $('status').textContent = 'The journal could not be read: ' + error.message;
       })
-      .then(schedule);
+      .then(function () { return more ? poll() : schedule(); });
   }
 
   function schedule() { setTimeout(poll, POLL_MS); }

@@ -416,8 +416,34 @@ fn taxonomy_name(taxonomy: Taxonomy) -> &'static str {
 
 type Decoded<T> = Result<T, String>;
 
+/// The largest ID counter a file may hold: far more IDs than any run gives out, and small
+/// enough that the store's table of post kinds (a byte per ID) stays bounded, and that
+/// counting on cannot wrap.
+pub const MAX_ID: Id = u32::MAX as Id;
+
 impl ChangesRec {
+    /// Refuses counters past `MAX_ID` and items whose ID is past their counter.
+    fn check_ids(&self, pages: &[Id]) -> Decoded<()> {
+        let [post, term] = self.ids;
+        if post > MAX_ID || term > MAX_ID {
+            return Err(format!("an ID counter ({post}, {term}) is past the largest this server gives out ({MAX_ID})"));
+        }
+        let posts = (self.images.iter().map(|image| image.id))
+            .chain(self.venues.iter().map(|venue| venue.post.id))
+            .chain(self.organizers.iter().map(|organizer| organizer.post.id))
+            .chain(self.events.iter().map(|event| event.post.id))
+            .chain(pages.iter().copied());
+        if let Some(id) = posts.into_iter().find(|id| *id > post) {
+            return Err(format!("post ID {id} is past the ID counter ({post})"));
+        }
+        if let Some(id) = self.terms.iter().map(|term| term.id).find(|id| *id > term) {
+            return Err(format!("term ID {id} is past the ID counter ({term})"));
+        }
+        Ok(())
+    }
+
     pub fn into_changes(self) -> Decoded<Changes> {
+        self.check_ids(&[])?;
         Ok(Changes {
             ids: IdReserve::at(self.ids[0], self.ids[1]),
             images: self.images.into_iter().map(image).collect::<Decoded<_>>()?,
@@ -432,6 +458,7 @@ impl ChangesRec {
 
 impl WholeRec {
     pub fn into_data(self) -> Decoded<Data> {
+        self.records.check_ids(&self.pages)?;
         Ok(Data::restore(&self.pages, self.records.into_changes()?))
     }
 }

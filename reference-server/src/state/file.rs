@@ -53,7 +53,7 @@ fn checked(line: &[u8]) -> Option<&[u8]> {
 /// durable before this returns.
 pub fn write_atomically(path: &Path, contents: &[&[u8]]) -> std::io::Result<File> {
     let temporary = temporary_path(path);
-    let mut file = File::create(&temporary)?;
+    let mut file = super::place::create_private(&temporary)?;
     for piece in contents {
         file.write_all(piece)?;
     }

@@ -21,6 +21,7 @@
 
 mod codec;
 pub mod file;
+mod place;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -130,12 +131,17 @@ fn header_line(header: &Header) -> Vec<u8> {
 
 /// A state file read and replayed, not yet recording.
 pub struct Opening {
+    /// The real file (symlinks followed).
     path: PathBuf,
     loaded: Option<Loaded>,
+    /// Held while the server lives: no other server opens the file meanwhile.
+    lock: File,
 }
 
 struct Loaded {
     data: Option<Data>,
+    /// The site's address when the file was written (its header's).
+    site_url: String,
     seq: u64,
     file_bytes: u64,
     image_bytes: u64,
@@ -144,8 +150,11 @@ struct Loaded {
 
 impl Opening {
     /// Reads and replays the file, if it exists and is not empty; cuts a torn last record.
-    pub fn open(path: &Path) -> Result<Opening, String> {
-        let shown = path.display();
+    pub fn open(given: &Path) -> Result<Opening, String> {
+        let shown = given.display().to_string();
+        let path = &place::resolve(given)?;
+        place::check_kind(path).map_err(|message| format!("the state file {message}"))?;
+        let lock = place::lock(path, &shown)?;
         let _ = std::fs::remove_file(file::temporary_path(path));
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
@@ -153,7 +162,7 @@ impl Opening {
             Err(error) => return Err(format!("cannot read the state file {shown}: {error}")),
         };
         if bytes.is_empty() {
-            return Ok(Opening { path: path.to_path_buf(), loaded: None });
+            return Ok(Opening { path: path.to_path_buf(), loaded: None, lock });
         }
         let (loaded, torn) = replay(&bytes).map_err(|message| format!("state file {shown}: {message}"))?;
         if let Some((offset, length)) = torn {
@@ -168,7 +177,12 @@ impl Opening {
             };
             cut().map_err(|error| format!("cannot cut the torn record from {shown}: {error}"))?;
         }
-        Ok(Opening { path: path.to_path_buf(), loaded: Some(loaded) })
+        Ok(Opening { path: path.to_path_buf(), loaded: Some(loaded), lock })
+    }
+
+    /// The site's address the file's links were written for; `None` for a new file.
+    pub fn site_url(&self) -> Option<&str> {
+        self.loaded.as_ref().map(|loaded| loaded.site_url.as_str())
     }
 
     /// The store the file holds; `None` for a new file.
@@ -176,7 +190,9 @@ impl Opening {
         self.loaded.as_mut().and_then(|loaded| loaded.data.take())
     }
 
-    /// Starts recording `data`'s changes: a new file gets its header and an image of `data`.
+    /// Starts recording `data`'s changes: a new file gets its header and an image of `data`,
+    /// and so does a file written for another site address (the header then tells the next
+    /// start which address the file's links are for).
     pub fn start(
         self,
         data: &mut Data,
@@ -185,8 +201,17 @@ impl Opening {
         with_data: WithData,
     ) -> Result<State, String> {
         let shown = self.path.display().to_string();
+        let header_site = header.site_url.clone();
         let header = header_line(header);
         let (file, loaded) = match self.loaded {
+            Some(loaded) if loaded.site_url != header_site => {
+                let image = image_line(data, loaded.seq);
+                let file = file::write_atomically(&self.path, &[&header, &image])
+                    .map_err(|error| format!("cannot rewrite the state file {shown}: {error}"))?;
+                let bytes = (header.len() + image.len()) as u64;
+                let image_bytes = image.len() as u64;
+                (file, Loaded { file_bytes: bytes, image_bytes, since_image_bytes: 0, ..loaded })
+            }
             Some(loaded) => {
                 let file = OpenOptions::new()
                     .append(true)
@@ -201,6 +226,7 @@ impl Opening {
                 let bytes = (header.len() + image.len()) as u64;
                 let loaded = Loaded {
                     data: None,
+                    site_url: header_site,
                     seq: 0,
                     file_bytes: bytes,
                     image_bytes: image.len() as u64,
@@ -243,7 +269,8 @@ impl Opening {
             .spawn(move || compactor.run(triggered))
             .map_err(|error| format!("cannot start the state compactor: {error}"))?;
         data.set_hook(Some(log.clone()));
-        Ok(State { path: self.path, log, threads: Mutex::new(vec![writer, compactor]) })
+        let threads = Mutex::new(vec![writer, compactor]);
+        Ok(State { path: self.path, log, threads, lock: Mutex::new(Some(self.lock)) })
     }
 }
 
@@ -315,7 +342,15 @@ fn replay(bytes: &[u8]) -> Result<(Loaded, Option<(usize, usize)>), String> {
     };
     let file_bytes = first_bad.unwrap_or(bytes.len());
     let torn = first_bad.map(|offset| (offset, bytes.len() - offset));
-    Ok((Loaded { data: Some(data), seq, file_bytes: file_bytes as u64, image_bytes, since_image_bytes }, torn))
+    let loaded = Loaded {
+        data: Some(data),
+        site_url: header.site_url,
+        seq,
+        file_bytes: file_bytes as u64,
+        image_bytes,
+        since_image_bytes,
+    };
+    Ok((loaded, torn))
 }
 
 /// The durable state of a running server.
@@ -323,6 +358,8 @@ pub struct State {
     path: PathBuf,
     log: Arc<Log>,
     threads: Mutex<Vec<JoinHandle<()>>>,
+    /// The file's lock, let go at `close`.
+    lock: Mutex<Option<File>>,
 }
 
 impl State {
@@ -368,6 +405,7 @@ impl State {
         for thread in self.threads.lock().drain(..) {
             let _ = thread.join();
         }
+        self.lock.lock().take();
     }
 }
 
@@ -515,7 +553,7 @@ impl Compactor {
             });
             let Some((seq, image)) = image.filter(|_| alive) else { break };
             let temporary = file::temporary_path(&self.path);
-            let written = File::create(&temporary).and_then(|mut file| {
+            let written = place::create_private(&temporary).and_then(|mut file| {
                 file.write_all(&self.header)?;
                 file.write_all(&image)?;
                 file.sync_all()?;
@@ -573,7 +611,8 @@ mod tests {
     #[tokio::test]
     async fn a_write_that_cannot_reach_the_disk_is_never_acknowledged() {
         let (log, writer) = failing_log();
-        let state = State { path: PathBuf::from("/dev/full"), log: log.clone(), threads: Mutex::new(vec![writer]) };
+        let threads = Mutex::new(vec![writer]);
+        let state = State { path: PathBuf::from("/dev/full"), log: log.clone(), threads, lock: Mutex::new(None) };
         assert!(state.settled().await.is_ok(), "nothing pending");
         log.replaced(&Data::default());
         let failure = state.settled().await.expect_err("the write failed");
