@@ -396,12 +396,16 @@ pub(crate) fn parse_level(text: &str) -> Result<Level, String> {
     Level::parse(text.trim()).ok_or_else(|| format!("unknown level `{text}`: use must, should or may"))
 }
 
-/// A timeout in seconds: a number above 0 and at most a day (a bigger one cannot become a
-/// `Duration` on every platform, and no request needs it).
+/// Shortest request timeout accepted, in seconds: below it every request would time out
+/// before an answer could come, even from a server on the same machine.
+const MIN_TIMEOUT: f64 = 0.01;
+
+/// A timeout in seconds: at least [`MIN_TIMEOUT`] and at most a day (a bigger one cannot become
+/// a `Duration` on every platform, and no request needs it).
 pub(crate) fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds <= MAX_TIMEOUT => Ok(seconds),
-        _ => Err(format!("expected a number of seconds above 0 and at most {MAX_TIMEOUT}")),
+        Ok(seconds) if (MIN_TIMEOUT..=MAX_TIMEOUT).contains(&seconds) => Ok(seconds),
+        _ => Err(format!("expected a number of seconds from {MIN_TIMEOUT} to {MAX_TIMEOUT}")),
     }
 }
 
@@ -525,6 +529,9 @@ mod tests {
         assert!(parse_args(&["--timeout", "1e20"]).is_err(), "R2: 1e20 s used to panic");
         assert!(parse_args(&["--timeout", "0"]).is_err());
         assert!(parse_args(&["--timeout", "NaN"]).is_err());
+        assert!(parse_args(&["--timeout", "1e-300"]).is_err(), "h17: every request timed out");
+        assert!(parse_args(&["--timeout", "0.009"]).is_err());
+        assert_eq!(parse_args(&["--timeout", "0.01"]).unwrap().timeout, 0.01);
         assert_eq!(parse_args(&["--timeout", "0.5"]).unwrap().timeout, 0.5);
         assert!(parse_args(&["--test-threads", "0"]).is_err(), "R3: 0 threads used to hang");
         assert_eq!(parse_args(&["--test-threads", "3"]).unwrap().harness.test_threads, Some(3));
