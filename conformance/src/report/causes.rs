@@ -130,7 +130,7 @@ fn first_words(text: &str) -> String {
 /// The `code` of an error body.
 fn error_code(step: &StepRecord) -> Option<String> {
     let body: Value = serde_json::from_str(step.body.as_deref()?).ok()?;
-    body.get("code")?.as_str().map(|code| first_words(code))
+    body.get("code")?.as_str().map(first_words)
 }
 
 /// `METHOD /route/<id>` of the failing step's request.
