@@ -79,7 +79,10 @@ fn first_difference(step: &StepRecord) -> (String, String, String) {
 /// A mismatch's answer as a kind, so that cases that differ only in their own IDs and titles
 /// count together.
 fn shape_of(m: &Mismatch) -> String {
-    if m.actual.contains("missing") || m.actual.starts_with("nothing") {
+    if m.path == "$" {
+        // The body as a whole: not JSON, empty, too large to parse.
+        first_words(m.actual.split(" (").next().unwrap_or(&m.actual))
+    } else if m.actual.contains("missing") || m.actual.starts_with("nothing") {
         "nothing (the key is missing)".into()
     } else if m.actual.starts_with("an empty body") || m.actual.contains("not valid UTF-8") {
         m.actual.clone()
