@@ -74,7 +74,11 @@ fn a_repro_script_gets_the_failing_answer_again() {
     let run = Command::new("sh").arg(&path).env("START_SERVER", "0").output().unwrap();
     runtime.block_on(server.shutdown());
     let answers = String::from_utf8_lossy(&run.stdout).into_owned();
-    assert!(run.status.success(), "{answers}{}", String::from_utf8_lossy(&run.stderr));
+    let said = String::from_utf8_lossy(&run.stderr).into_owned();
+    // The case failed on its body, which the script leaves to the runner: exit status 2, and
+    // the command that reruns the case.
+    assert_eq!(run.status.code(), Some(2), "{answers}{said}");
+    assert!(said.contains("the runner judges the whole case: conformance --exact 'wrong::"), "{said}");
     // The same id as in the failing run, and the name the case did not expect.
     assert!(answers.contains("HTTP/1.1 201"), "{answers}");
     let last = answers.rsplit("HTTP/1.1 ").next().unwrap();

@@ -53,12 +53,22 @@ pub fn script(report: &CaseReport, target: &Target, secrets: &Secrets) -> String
     out.push_str("set -u\n\n");
     let site = server(report, target, &mut out);
     passwords(report, secrets, &mut out);
-    out.push_str("body_file=$(mktemp)\ntrap 'rm -f \"$body_file\"; stop_server' EXIT\ntrap 'exit 130' INT TERM\n\n");
-    for step in &report.steps {
+    out.push_str("body_file=$(mktemp)\nanswer_file=$(mktemp)\n");
+    out.push_str("trap 'rm -f \"$body_file\" \"$answer_file\"; stop_server' EXIT\ntrap 'exit 130' INT TERM\n\n");
+    let last = report.steps.iter().rposition(|s| s.request.is_some());
+    for (i, step) in report.steps.iter().enumerate() {
         let Some(request) = &step.request else { continue };
         let title = format!("### {}: {} {}", step.label, request.method, secrets.redact(&request.url));
         let _ = writeln!(out, "echo {} >&2", shell_word(&terminal(&title)));
-        out.push_str(&curl_command(request, site.as_deref(), secrets));
+        let command = curl_command(request, site.as_deref(), secrets);
+        if Some(i) == last {
+            // The failing step: its answer is kept aside, printed, and judged below.
+            let command =
+                command.trim_end().replacen("curl -sS -i", "curl -sS -i -o \"$answer_file\" -w '%{http_code}'", 1);
+            let _ = writeln!(out, "status=$({command})\ncat \"$answer_file\"");
+        } else {
+            out.push_str(&command);
+        }
         out.push_str("echo\n");
     }
     let failed = report.failed_step().map(|s| s.label.as_str()).unwrap_or("the last step");
@@ -67,7 +77,65 @@ pub fn script(report: &CaseReport, target: &Target, secrets: &Secrets) -> String
         "\n# The answer above is the one of {}; the case's cleanup is not run: the data stays.",
         comment(failed)
     );
+    verdict(report, target, &mut out);
     out
+}
+
+/// The script's exit status: 0 when the failing step now answers the status the case expects,
+/// 1 when it still does not, 2 when the case failed on something a shell cannot judge (its
+/// body, a header, the exchange): the runner judges those, and the script says how to ask it.
+fn verdict(report: &CaseReport, target: &Target, out: &mut String) {
+    let step = report.failed_step();
+    let label = comment(step.map_or("the last step", |s| s.label.as_str())).into_owned();
+    let rerun = rerun_command(report, target);
+    // Every text goes into a variable as one quoted word; the messages only expand them.
+    let _ = writeln!(out, "rerun={}\nstep={}", shell_word(&rerun), shell_word(&label));
+    let expected = step
+        .filter(|s| s.error.is_none())
+        .and_then(|s| s.mismatches.first())
+        .filter(|m| m.path == "status")
+        .and_then(|m| status_case(&m.expected).map(|arm| (arm, m.expected.clone())));
+    match expected {
+        Some((arm, text)) => {
+            let _ = writeln!(out, "expected={}", shell_word(&comment(&text)));
+            let _ = writeln!(
+                out,
+                "case \"$status\" in\n    {arm}) echo \"repro: $step now answers $status, as the case expects ($expected)\" >&2; exit 0 ;;\n    \
+                 *) echo \"repro: $step still fails: expected $expected, got $status; the whole case: $rerun\" >&2; exit 1 ;;\nesac"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "echo \"repro: $step failed on more than its status (status now $status); the runner judges the whole case: $rerun\" >&2\nexit 2"
+            );
+        }
+    }
+}
+
+/// A status expectation as a `case` pattern: `201` or `2??` (from `a 2xx status`); `None` for
+/// other patterns, which the script leaves to the runner.
+fn status_case(expected: &str) -> Option<String> {
+    if expected.len() == 3 && expected.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(expected.to_string());
+    }
+    let class = expected.strip_prefix("a ")?.strip_suffix("xx status")?;
+    (class.len() == 1 && class.bytes().all(|b| (b'1'..=b'5').contains(&b))).then(|| format!("{class}??"))
+}
+
+/// The command that runs the case again with the runner (credentials as the user gives them).
+fn rerun_command(report: &CaseReport, target: &Target) -> String {
+    // Control characters made visible first: the command is shown, not run, and stays one line.
+    let name = shell_word(&terminal(&report.name));
+    match target {
+        Target::Embedded => format!("conformance --exact {name}"),
+        Target::Outside { base_url } => {
+            format!(
+                "conformance --base-url {} --exact {name} (with your --auth options)",
+                shell_word(&terminal(base_url))
+            )
+        }
+    }
 }
 
 fn header(report: &CaseReport, secrets: &Secrets, out: &mut String) {
@@ -278,6 +346,8 @@ fn write_body(body: &KeptBody, secrets: &Secrets) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matcher::Mismatch;
+    use crate::yaml::Pos;
 
     #[test]
     fn names_and_variables() {
@@ -370,8 +440,10 @@ mod tests {
         let script = script(&report, &target, &Secrets::of([("ed", "s3cr3t")]));
         assert_eq!(run(&script), Vec::<String>::new(), "{script}");
         assert!(!script.contains(['\u{1b}', '\u{7}', '\u{9b}']), "{script}");
+        // The name and the address stand in comments, and in the rerun command, which is one
+        // single-quoted word (its line breaks written as `\n`) that the script only prints.
         for line in script.lines().filter(|l| l.contains("touch pwned-name") || l.contains("touch pwned-base")) {
-            assert!(line.starts_with('#'), "{line}");
+            assert!(line.starts_with('#') || line.starts_with("rerun='conformance --base-url '\\''"), "{line}");
         }
         assert!(script.contains("#   x\\ntouch pwned-name\\n#::a case (level must, cases/x\\ntouch"), "{script}");
     }
@@ -381,5 +453,60 @@ mod tests {
         let body = KeptBody::new(&format!("{{\"d\":\"{}\"}}", "x".repeat(5000)));
         let lines = write_body(&body, &Secrets::shown());
         assert_eq!(lines, "{\n    printf '%s' '{\"d\":\"'\n    head -c 5000 /dev/zero | tr '\\000' '\\170'\n    printf '%s' '\"}'\n} > \"$body_file\"\n");
+    }
+
+    /// Runs `script` with a `curl` that answers `status` (and writes the `-o` file), in `dir`.
+    fn exit_with_answer(script: &str, status: &str) -> Option<i32> {
+        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("repro-judge-{}-{n}", std::process::id()));
+        let bin = dir.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(dir.join("s.sh"), script).unwrap();
+        let stub = "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n\
+                    [ -n \"$out\" ] && printf 'HTTP/1.1 %s\\r\\n\\r\\n{}' \"$STATUS\" > \"$out\" && printf '%s' \"$STATUS\"\nexit 0\n";
+        std::fs::write(bin.join("curl"), stub).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(bin.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        let code = std::process::Command::new("sh")
+            .arg("s.sh")
+            .current_dir(&dir)
+            .env("EDITOR_PASSWORD", "x")
+            .env("STATUS", status)
+            .env("PATH", path)
+            .output()
+            .unwrap()
+            .status
+            .code();
+        let _ = std::fs::remove_dir_all(&dir);
+        code
+    }
+
+    #[test]
+    fn a_script_says_by_its_exit_status_whether_the_failing_status_is_fixed() {
+        let target = Target::Outside { base_url: "http://127.0.0.1:9/wp-json".into() };
+        let mut report = two_steps(
+            request("POST", "http://127.0.0.1:9/x", "ed", Some("{}")),
+            request("GET", "http://127.0.0.1:9/y", "ed", None),
+        );
+        report.steps[1].mismatches =
+            vec![Mismatch { path: "status".into(), expected: "201".into(), actual: "200".into(), at: Pos::NONE }];
+        let exact = script(&report, &target, &Secrets::shown());
+        assert_eq!(exit_with_answer(&exact, "201"), Some(0), "{exact}");
+        assert_eq!(exit_with_answer(&exact, "200"), Some(1), "{exact}");
+        report.steps[1].mismatches[0].expected = "a 2xx status".into();
+        let class = script(&report, &target, &Secrets::shown());
+        assert_eq!(exit_with_answer(&class, "204"), Some(0), "{class}");
+        assert_eq!(exit_with_answer(&class, "422"), Some(1), "{class}");
+        report.steps[1].mismatches[0].path = "$.name".into();
+        let body = script(&report, &target, &Secrets::shown());
+        assert_eq!(exit_with_answer(&body, "200"), Some(2), "the body is the runner's to judge: {body}");
+        assert!(body.contains("rerun='conformance --base-url"), "{body}");
+        assert_eq!(status_case("a 4xx status").as_deref(), Some("4??"));
+        assert_eq!(status_case("one of 200, 201"), None);
     }
 }
