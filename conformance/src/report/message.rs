@@ -118,6 +118,9 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
             let _ = writeln!(out, "    diff of the expected pattern (-) and the actual body (+):");
             out.push_str(&diff_text(diff, style, secrets));
         }
+        (None, Some(body)) if !step.ok() && !body.trim().is_empty() && !looks_like_json(body) => {
+            out.push_str(&text_body(&secrets.redact(body), step.body_size, secrets));
+        }
         (None, Some(body)) if !step.ok() && !body.trim().is_empty() => {
             let shown = excerpt(&secrets.redact(body));
             // An excerpt that is not the whole body says how large the body is.
@@ -130,6 +133,50 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
         }
         _ => {}
     }
+}
+
+/// Lines of a body that is not JSON (an HTML error page, a stack trace) shown at most.
+const TEXT_LINES: usize = 15;
+/// Lines further down that look like an error message, shown beside them.
+const ERROR_LINES: usize = 10;
+/// Characters of one line.
+const LINE_CHARS: usize = 200;
+
+fn looks_like_json(body: &str) -> bool {
+    matches!(body.trim_start().as_bytes().first(), Some(b'{' | b'[' | b'"'))
+}
+
+/// A body that is not JSON: its first lines, then the lines further down that look like an
+/// error message (the one line of an HTML error page that says what went wrong is rarely among
+/// the first), and where the whole body is.
+fn text_body(body: &str, size: usize, secrets: &Secrets) -> String {
+    let lines: Vec<&str> = body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
+    let telling = |l: &&&str| {
+        let lower = l.to_ascii_lowercase();
+        ["error", "exception", "fatal", "warning", "traceback", "panic", "failed", "denied"]
+            .iter()
+            .any(|w| lower.contains(w))
+    };
+    let first = &lines[..lines.len().min(TEXT_LINES)];
+    let later: Vec<&&str> = lines[first.len()..].iter().filter(telling).take(ERROR_LINES).collect();
+    let mut out = format!("    body ({size} bytes, not JSON):\n");
+    for line in first {
+        let _ = writeln!(out, "      | {}", shown(secrets, &crate::show::cut(line.trim(), LINE_CHARS)));
+    }
+    if !later.is_empty() {
+        let _ = writeln!(out, "      … and further down, the lines that look like an error:");
+        for line in later {
+            let _ = writeln!(out, "      | {}", shown(secrets, &crate::show::cut(line.trim(), LINE_CHARS)));
+        }
+    }
+    if lines.len() > first.len() {
+        let _ = writeln!(
+            out,
+            "      … {} lines in all (the --json and --html reports keep the body, up to 256 KiB)",
+            lines.len()
+        );
+    }
+    out
 }
 
 /// The message of a failing case (also used for errors).
@@ -214,5 +261,20 @@ pub(crate) mod tests {
         assert!(text.contains("$.events[0].id: expected 1, got 2 (at cases/events/read.yaml:12:9)"), "{text}");
         assert!(text.contains("… 60 more mismatches"), "{text}");
         assert!(text.lines().count() < 60, "{text}");
+    }
+
+    #[test]
+    fn a_text_body_shows_its_first_lines_and_the_lines_that_say_what_went_wrong() {
+        let mut page = String::from("<!DOCTYPE html>\n<html>\n<head><title>Oops</title></head>\n");
+        for i in 0..40 {
+            page.push_str(&format!("<div class=\"nav-{i}\">menu</div>\n"));
+        }
+        page.push_str("<p>Fatal error: Uncaught TypeError in /srv/plugin/events.php:42</p>\n</html>\n");
+        let text = text_body(&page, page.len(), &Secrets::shown());
+        assert!(text.contains("      | <!DOCTYPE html>"), "{text}");
+        assert!(text.contains("Fatal error: Uncaught TypeError in /srv/plugin/events.php:42"), "{text}");
+        assert!(!text.contains("nav-30"), "{text}");
+        assert!(text.lines().count() < 25, "{text}");
+        assert!(text.contains("45 lines in all"), "{text}");
     }
 }
