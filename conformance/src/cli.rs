@@ -78,6 +78,12 @@ pub struct Cli {
     #[arg(verbatim_doc_comment, long, value_name = "SECONDS", default_value = "30", value_parser = parse_timeout, help_heading = "The implementation")]
     pub timeout: f64,
 
+    /// Send every request on a new connection: an answer that leaves a kept-alive
+    /// connection unusable then fails only its own step (compare a run with and
+    /// without it to find such an answer).
+    #[arg(verbatim_doc_comment, long, help_heading = "The implementation")]
+    pub no_keep_alive: bool,
+
     /// The largest response body read, in MiB; a bigger one fails its step.
     #[arg(verbatim_doc_comment, long, value_name = "MIB", default_value_t = DEFAULT_MAX_RESPONSE_MIB, value_parser = clap::value_parser!(u64).range(1..=4096), help_heading = "The implementation")]
     pub max_response_size: u64,

@@ -694,3 +694,62 @@ fn preflight_stops_when_credentials_are_refused() {
         ],
     );
 }
+
+/// A server that answers one request per connection well, then drops the connection when a
+/// second request comes on it (as an implementation does when an earlier answer left the
+/// connection unusable).
+fn one_request_per_connection_server() -> SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            loop {
+                let Ok((mut stream, _)) = listener.accept().await else { continue };
+                tokio::spawn(async move {
+                    let mut seen = Vec::new();
+                    let mut buf = [0u8; 4096];
+                    while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match stream.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => seen.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    let head = String::from_utf8_lossy(&seen).to_string();
+                    let body = if head.starts_with("GET /wp-json/calendar/events/v1 ") {
+                        r#"{"namespace":"calendar/events/v1","routes":{}}"#
+                    } else {
+                        r#"{"events":[]}"#
+                    };
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = stream.write_all(answer.as_bytes()).await;
+                    // The next request on this connection gets the connection closed under it.
+                    let _ = stream.read(&mut buf).await;
+                });
+            }
+        });
+    });
+    rx.recv().unwrap()
+}
+
+#[test]
+fn a_dropped_kept_alive_connection_is_named_and_no_keep_alive_avoids_it() {
+    let addr = one_request_per_connection_server();
+    let dir = temp("keep-alive");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = "level: must\nspec: [\"4.2\"]\ncases:\n  - name: one\n    steps: [{request: {path: /events}, expect: {status: 2xx}}]\n  - name: two\n    steps: [{request: {path: /events}, expect: {status: 2xx}}, {request: {path: /events}, expect: {status: 2xx}}]\n";
+    std::fs::write(dir.join("k.yaml"), cases).unwrap();
+    let base = format!("http://{addr}/wp-json");
+    let args = ["--cases", dir.to_str().unwrap(), "--base-url", &base, "--test-threads", "1", "--timeout", "5"];
+    let kept = conformance(&args);
+    let out = text(&kept);
+    assert_eq!(kept.status.code(), Some(101), "{out}");
+    assert!(out.contains("if the case passes with --no-keep-alive"), "the hint: {out}");
+    let fresh = conformance(&[&args[..], &["--no-keep-alive"]].concat());
+    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh));
+}

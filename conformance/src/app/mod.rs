@@ -205,7 +205,7 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let client = runner::client(Duration::from_secs_f64(cli.timeout))?;
+    let client = runner::client(Duration::from_secs_f64(cli.timeout), !cli.no_keep_alive)?;
     let ids = Ids::new();
     let case_names = loaded.iter().flat_map(|l| match l {
         Loaded::File(f) => f.cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),

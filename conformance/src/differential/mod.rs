@@ -78,7 +78,7 @@ fn run_cli(cli: &DiffCli, default_cases: &Source) -> Result<i32, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let client = crate::runner::client(Duration::from_secs_f64(cli.timeout))?;
+    let client = crate::runner::client(Duration::from_secs_f64(cli.timeout), true)?;
     for side in [&a, &b] {
         let flag = side.name.letter().to_ascii_lowercase();
         runtime

@@ -76,13 +76,27 @@ pub struct Answer {
     pub utf8_error: Option<usize>,
 }
 
-/// A client for running cases: never follows redirects.
-pub fn client(timeout: Duration) -> Result<Client, String> {
-    Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(timeout)
-        .build()
-        .map_err(|e| format!("cannot build the HTTP client: {e}"))
+/// A client for running cases: never follows redirects. Without `keep_alive` no connection is
+/// kept for the next request (`--no-keep-alive`).
+pub fn client(timeout: Duration, keep_alive: bool) -> Result<Client, String> {
+    let builder = Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(timeout);
+    let builder = if keep_alive { builder } else { builder.pool_max_idle_per_host(0) };
+    builder.build().map_err(|e| format!("cannot build the HTTP client: {e}"))
+}
+
+/// What to check when the implementation dropped a connection: the usual cause is an earlier
+/// answer on the same (kept-alive) connection that left it unusable.
+const DROPPED_HINT: &str = "the implementation closed or reset the connection; if the case passes with \
+--no-keep-alive, an earlier exchange on the same connection left it unusable (a request body not read \
+to its end, a wrong Content-Length); if every later case fails too, the implementation stopped";
+
+/// The hint for a transport failure's detail, when it is a dropped connection.
+fn dropped(detail: &str) -> Option<&'static str> {
+    let lower = detail.to_ascii_lowercase();
+    ["connection closed", "connection reset", "broken pipe", "incomplete message", "unexpected eof"]
+        .iter()
+        .any(|w| lower.contains(w))
+        .then_some(DROPPED_HINT)
 }
 
 /// Sends `request`; reads at most `max_bytes` of the answer's body.
@@ -156,6 +170,10 @@ pub(crate) fn transport_error(e: &reqwest::Error, url: &str) -> StepError {
     } else if e.is_builder() {
         StepError::Transport { url, detail: format!("could not build the request: {detail}") }
     } else {
+        let detail = match dropped(&detail) {
+            Some(hint) => format!("{detail} ({hint})"),
+            None => detail,
+        };
         StepError::Transport { url, detail }
     }
 }
@@ -182,5 +200,12 @@ mod tests {
         let fine = format!("{{\"events\":[{}0]}}", "0,".repeat(MAX_JSON_VALUES - 10));
         assert_eq!(parse_json(&fine).unwrap()["events"].as_array().unwrap().len(), MAX_JSON_VALUES - 9);
         assert!(matches!(parse_json("{"), Err(JsonRefusal::Syntax(_))));
+    }
+
+    #[test]
+    fn a_dropped_connection_says_what_to_check() {
+        assert!(dropped("connection closed before message completed").unwrap().contains("--no-keep-alive"));
+        assert!(dropped("Connection reset by peer (os error 104)").is_some());
+        assert!(dropped("invalid HTTP version parsed").is_none());
     }
 }
