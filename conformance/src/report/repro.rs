@@ -378,32 +378,33 @@ mod tests {
         report
     }
 
-    /// Runs `script` with `sh` in a fresh folder; the files it created there.
-    fn run(script: &str) -> Vec<String> {
+    /// A fresh folder holding `script` as `s.sh` and a `curl` stub (`stub`, a shell script) in
+    /// `bin/`; and the command that runs the script there with that `curl` first on the PATH.
+    fn stubbed(script: &str, stub: &str) -> (std::path::PathBuf, std::process::Command) {
         static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let dir = std::env::temp_dir().join(format!("repro-unit-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("s.sh"), script).unwrap();
-        // A `curl` that sends nothing: the shell still reads every word of the script.
         let bin = dir.join("bin");
         std::fs::create_dir_all(&bin).unwrap();
-        std::fs::write(bin.join("curl"), "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::write(dir.join("s.sh"), script).unwrap();
+        std::fs::write(bin.join("curl"), stub).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(bin.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
         }
         let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-        let status = std::process::Command::new("sh")
-            .arg("s.sh")
-            .current_dir(&dir)
-            .env("EDITOR_PASSWORD", "x")
-            .env("PATH", path)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status();
+        let mut command = std::process::Command::new("sh");
+        command.arg("s.sh").current_dir(&dir).env("EDITOR_PASSWORD", "x").env("PATH", path);
+        (dir, command)
+    }
+
+    /// Runs `script` with `sh` in a fresh folder; the files it created there.
+    fn run(script: &str) -> Vec<String> {
+        // A `curl` that sends nothing: the shell still reads every word of the script.
+        let (dir, mut command) = stubbed(script, "#!/bin/sh\nexit 0\n");
+        let status = command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).status();
         assert!(status.is_ok());
         let mut created: Vec<String> =
             std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
@@ -455,33 +456,12 @@ mod tests {
         assert_eq!(lines, "{\n    printf '%s' '{\"d\":\"'\n    head -c 5000 /dev/zero | tr '\\000' '\\170'\n    printf '%s' '\"}'\n} > \"$body_file\"\n");
     }
 
-    /// Runs `script` with a `curl` that answers `status` (and writes the `-o` file), in `dir`.
+    /// Runs `script` with a `curl` that answers `status` (and writes the `-o` file); its exit status.
     fn exit_with_answer(script: &str, status: &str) -> Option<i32> {
-        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("repro-judge-{}-{n}", std::process::id()));
-        let bin = dir.join("bin");
-        std::fs::create_dir_all(&bin).unwrap();
-        std::fs::write(dir.join("s.sh"), script).unwrap();
         let stub = "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n\
                     [ -n \"$out\" ] && printf 'HTTP/1.1 %s\\r\\n\\r\\n{}' \"$STATUS\" > \"$out\" && printf '%s' \"$STATUS\"\nexit 0\n";
-        std::fs::write(bin.join("curl"), stub).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(bin.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
-        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-        let code = std::process::Command::new("sh")
-            .arg("s.sh")
-            .current_dir(&dir)
-            .env("EDITOR_PASSWORD", "x")
-            .env("STATUS", status)
-            .env("PATH", path)
-            .output()
-            .unwrap()
-            .status
-            .code();
+        let (dir, mut command) = stubbed(script, stub);
+        let code = command.env("STATUS", status).output().unwrap().status.code();
         let _ = std::fs::remove_dir_all(&dir);
         code
     }
