@@ -148,7 +148,6 @@ def reexports(mods, codes):
         names = {}
         for m in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", code, re.S):
             for p in expand_use(m.group(1)):
-                alias = re.search(r"as(%s)$" % IDENT, p)
                 names[p.split("::")[-1]] = p
         out[here] = names
     return out
