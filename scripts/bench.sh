@@ -84,11 +84,12 @@ fi
 # ----- build (cargo says where the binaries are, so CARGO_TARGET_DIR is honoured) -----
 
 echo "bench: building in release mode (unless BENCH_SERVER_BIN / BENCH_CEILING_BIN are set)" >&2
-# Two invocations: the server binary is built exactly as `cargo build --release` builds it,
-# without the features the example's dev-dependencies would add to shared crates.
+# Two invocations: the server binary is built as `cargo build --release --features jemalloc`
+# builds it (the allocator it is measured with), without the features the example's
+# dev-dependencies would add to shared crates.
 SERVER_BIN="${BENCH_SERVER_BIN:-}"
 if [ -z "$SERVER_BIN" ]; then
-    SERVER_BIN="$(cargo build --release --quiet -p reference-server --bin reference-server --message-format=json-render-diagnostics \
+    SERVER_BIN="$(cargo build --release --quiet -p reference-server --features jemalloc --bin reference-server --message-format=json-render-diagnostics \
         | python3 "$HELPER" artifact reference-server)"
 fi
 CEILING_BIN="${BENCH_CEILING_BIN:-}"

@@ -55,7 +55,7 @@ fi
 SERVER_BIN="${SOAK_SERVER_BIN:-}"
 if [ -z "$SERVER_BIN" ]; then
     echo "soak: building in release mode" >&2
-    SERVER_BIN="$(cargo build --release --quiet -p reference-server --bin reference-server --message-format=json-render-diagnostics \
+    SERVER_BIN="$(cargo build --release --quiet -p reference-server --features jemalloc --bin reference-server --message-format=json-render-diagnostics \
         | python3 scripts/bench/helper.py artifact reference-server)"
 fi
 TARGET_DIR="$(cargo metadata --format-version 1 --no-deps | python3 scripts/bench/helper.py target-dir)"

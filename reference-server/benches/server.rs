@@ -1,4 +1,4 @@
-//! `cargo bench -p reference-server`: the store's list queries and the rendering of events,
+//! `cargo bench -p reference-server --features bench`: the store's list queries and the rendering of events,
 //! without a server (see `scripts/bench.sh` for the same shapes over HTTP).
 //!
 //! The site is seeded as `--seed-events N` seeds it, with `BENCH_EVENTS` events (default

@@ -1,4 +1,4 @@
-//! `cargo bench -p reference-server --bench writes`: what one write costs in a calendar of
+//! `cargo bench -p reference-server --features bench --bench writes`: what one write costs in a calendar of
 //! 1,000 events and in one of 100,000 (issue 9, C3: each should cost the same in both).
 //!
 //! For each size, the site is seeded as `--seed-events N` seeds it, then each kind of write

@@ -104,9 +104,9 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("expected a number of seconds of at least 0.1 (and under 1e9), got {text:?}"))
 }
 
-/// A faster allocator than the system's for many small, short-lived allocations across threads
-/// (see `Cargo.toml`).
-#[cfg(not(target_env = "msvc"))]
+/// A faster allocator than the system's for many small, short-lived allocations across threads,
+/// with `--features jemalloc` (see `Cargo.toml`).
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
