@@ -1,0 +1,217 @@
+//! Hostile input on every route × method of the interface table, as every role and
+//! anonymously: malformed and wrong-typed bodies, overflowing numbers, bad encodings, huge
+//! lists, unknown fields. No answer may be a 5xx; every answer is JSON, errors in the
+//! envelope; and a write that is refused leaves the store exactly as it was.
+
+use crate::common;
+
+use common::*;
+use reference_server::interface::{Arg, Method as IfMethod, Route, Target, ROUTES};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+const IDENTITIES: [Option<&str>; 6] =
+    [None, Some("admin"), Some("editor"), Some("author"), Some("contributor"), Some("subscriber")];
+
+/// Identities that get the per-argument battery too: no rights, some, all.
+const DEEP_IDENTITIES: [Option<&str>; 2] = [None, Some("admin")];
+
+/// A body, as sent.
+#[derive(Clone)]
+enum Payload {
+    Json(String),
+    Raw(&'static str, Vec<u8>),
+    Query(String),
+}
+
+/// Values that are wrong in some way for almost any argument.
+fn hostile_values() -> Vec<Value> {
+    let huge_list: Vec<Value> = (0..10_000).map(|n| json!(n)).collect();
+    let huge_csv: String = (1..10_000).map(|n| n.to_string()).collect::<Vec<_>>().join(",");
+    vec![
+        json!("1e400"),
+        json!(1e308),
+        json!("99999999999999999999999999"),
+        json!(-9223372036854775808i64),
+        json!(18446744073709551615u64),
+        json!({}),
+        json!([[[]]]),
+        json!(true),
+        json!(null),
+        json!(""),
+        json!("\u{0}\u{1}\u{7f}"),
+        json!("\u{fffd}\u{202e}ü日本🎉"),
+        json!("x".repeat(100_000)),
+        Value::Array(huge_list),
+        json!(huge_csv),
+        json!({"id": {"id": {"id": 1}}, "venue": [{}], "organizer": {"organizer": []}}),
+        json!([{"venue": "Inline", "website": "nope"}, {"organizer": "", "id": -1}]),
+        json!("+99999999 years"),
+        json!("0000-00-00 00:00:00"),
+        json!("https://images.example.com/a.png?x=../../etc/passwd"),
+    ]
+}
+
+/// The battery every identity gets on every route and method.
+fn fixed_battery(write: bool) -> Vec<Payload> {
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let mut battery = vec![
+        Payload::Json("{".into()),
+        Payload::Json("{\"title\":".into()),
+        Payload::Json("\u{feff}{}".into()),
+        Payload::Json("[1,2,3]".into()),
+        Payload::Json("\"just a string\"".into()),
+        Payload::Json("1e999".into()),
+        Payload::Json(deep),
+        Payload::Json("{\"title\": \"\\ud800\"}".into()),
+        Payload::Raw("application/json", vec![b'{', b'"', 0xff, 0xfe, b'"', b':', b'1', b'}']),
+        Payload::Raw("application/x-www-form-urlencoded", b"a=%zz&b=%FF%FE&c[]=1&c[x]=2&c[][]=3&=&&".to_vec()),
+        Payload::Raw(
+            "multipart/form-data; boundary=x",
+            b"--x\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n\xff\xfe\r\n--x".to_vec(),
+        ),
+        Payload::Raw("multipart/form-data", b"no boundary".to_vec()),
+        Payload::Json(json!({"unknown": 1, "__proto__": {"admin": true}, "id": "x", "slug": {"$ne": 1}}).to_string()),
+        Payload::Query(
+            "page=99999999999999999999999&per_page=-1&_fields=%FF&_envelope&multilingual_language=xx".into(),
+        ),
+        Payload::Query("include=".to_string() + &(1..10_000).map(|n| n.to_string()).collect::<Vec<_>>().join(",")),
+    ];
+    if !write {
+        battery.retain(|payload| matches!(payload, Payload::Query(_) | Payload::Json(_)));
+    }
+    battery
+}
+
+/// Bodies that pass every check but one that comes late: new terms, an image URL and an
+/// inline venue, then inline organizer data that cannot become an organizer.
+fn late_failures(route: &Route) -> Vec<Payload> {
+    if route.resource.segment() != "events" {
+        return Vec::new();
+    }
+    let late = json!({
+        "title": "Late", "start_date": at(4, 0), "end_date": at(4, 1),
+        "categories": ["Late category"], "tags": "late tag, other late tag",
+        "image": "https://images.example.com/late.png",
+        "venue": {"venue": "Late hall", "city": "Nowhere"},
+        "organizer": [{"organizer": "Late org"}, {"organizer": "Bad org", "website": "not a url"}],
+    });
+    let mut foreign = late.clone();
+    foreign["organizer"] = json!([{"organizer": "Someone else's", "author": 2}]);
+    vec![Payload::Json(late.to_string()), Payload::Json(foreign.to_string())]
+}
+
+/// One body per argument, each with a hostile value, and one with every argument at once.
+fn argument_battery(args: &[Arg]) -> Vec<Payload> {
+    let values = hostile_values();
+    let mut names: Vec<&str> = args.iter().map(|arg| arg.name).collect();
+    names.push("multilingual_language");
+    let mut battery = Vec::new();
+    let mut all = serde_json::Map::new();
+    for (index, name) in names.iter().enumerate() {
+        let value = values[index % values.len()].clone();
+        let other = values[(index + 7) % values.len()].clone();
+        battery.push(Payload::Json(json!({ *name: value.clone() }).to_string()));
+        let text = match &other {
+            Value::String(text) => text.chars().take(2000).collect(),
+            other => other.to_string().chars().take(2000).collect::<String>(),
+        };
+        battery.push(Payload::Query(format!("{name}={}", encode(&text))));
+        all.insert(name.to_string(), value);
+    }
+    battery.push(Payload::Json(Value::Object(all).to_string()));
+    battery
+}
+
+fn http_method(method: IfMethod) -> Method {
+    Method::from_bytes(method.name().as_bytes()).expect("method")
+}
+
+/// Fresh items for a route to work on, so that an accepted delete does not starve the rest.
+async fn target_path(srv: &Srv, route: &Route, n: usize) -> String {
+    let collection = route.resource.segment();
+    let body = match collection {
+        "events" => json!({"title": format!("Hostile target {n}"), "start_date": at(3, 0), "end_date": at(3, 1)}),
+        "venues" => json!({"venue": format!("Hostile venue {n}")}),
+        "organizers" => json!({"organizer": format!("Hostile organizer {n}")}),
+        "categories" | "tags" => json!({"name": format!("Hostile term {n}")}),
+        _ => return route.path.to_string(),
+    };
+    match route.target {
+        Target::ById | Target::BySlug => {
+            // Items of the contributor and of the administrator in turn, so that object-level
+            // rights go both ways.
+            let owner = if route.resource.is_term() || n % 2 == 1 { "admin" } else { "contributor" };
+            let item = srv.create(owner, collection, body).await;
+            route.path.replace("<id>", &id(&item).to_string()).replace("<slug>", item["slug"].as_str().unwrap_or("x"))
+        }
+        _ => route.path.to_string(),
+    }
+}
+
+async fn send(srv: &Srv, method: &Method, path: &str, user: Option<&str>, payload: &Payload) -> Resp {
+    let req = match payload {
+        Payload::Query(query) => {
+            let joiner = if path.contains('?') { '&' } else { '?' };
+            srv.req(method.clone(), &format!("{path}{joiner}{query}"))
+        }
+        Payload::Json(body) => srv.req(method.clone(), path).body("application/json", body.clone()),
+        Payload::Raw(content_type, body) => srv.req(method.clone(), path).body(content_type, body.clone()),
+    };
+    req.maybe_user(user).send().await
+}
+
+#[tokio::test]
+async fn hostile_input_on_every_route_method_and_identity() {
+    let srv = start().await;
+    // Some context for links and filters to find.
+    let venue = srv.venue("Context venue", json!({})).await;
+    let category = srv.category("Context category", json!({})).await;
+    srv.event("Context event", 3, json!({"venue": id(&venue), "categories": [id(&category)], "password": "pw"})).await;
+    let mut sent = 0usize;
+    let mut n = 0;
+    for route in ROUTES {
+        for (method, _) in route.methods {
+            let write = *method != IfMethod::Get;
+            let http = http_method(*method);
+            let args = route.args(*method);
+            for user in IDENTITIES {
+                n += 1;
+                let path = target_path(&srv, route, n).await;
+                let mut fingerprint = srv.server.store_fingerprint();
+                let mut battery = fixed_battery(write);
+                if write {
+                    battery.extend(late_failures(route));
+                }
+                if DEEP_IDENTITIES.contains(&user) {
+                    battery.extend(argument_battery(&args));
+                }
+                for payload in &battery {
+                    let resp = send(&srv, &http, &path, user, payload).await;
+                    sent += 1;
+                    let what = format!("{} {path} as {user:?}", method.name());
+                    assert!(resp.status < 500, "{what}: {} {}", resp.status, resp.text);
+                    assert_json_content_type(&resp);
+                    assert!(!resp.text.is_empty() && resp.json != Value::Null, "{what}: not JSON: {}", resp.text);
+                    if resp.status >= 400 {
+                        assert!(resp.json["code"].is_string(), "{what}: no code: {}", resp.text);
+                        assert!(resp.json["message"].is_string(), "{what}: no message: {}", resp.text);
+                        assert_eq!(resp.json["data"]["status"], resp.status, "{what}: {}", resp.text);
+                    }
+                    let now = srv.server.store_fingerprint();
+                    if resp.status >= 400 || !write {
+                        assert_eq!(
+                            now, fingerprint,
+                            "{what} answered {} and changed the store: {}",
+                            resp.status, resp.text
+                        );
+                    }
+                    fingerprint = now;
+                }
+            }
+        }
+    }
+    assert!(sent > 5_000, "only {sent} requests");
+    // The server still works.
+    srv.event("Still alive", 3, json!({})).await;
+}

@@ -1,0 +1,31 @@
+//! Every integration test of `reference-server` in one test binary: one link instead of 24,
+//! which took a large share of the first `cargo test`. Each module is one former test file;
+//! run one with `cargo test -p reference-server --test all MODULE::`.
+
+mod common;
+mod doc_support;
+
+mod access;
+mod admin;
+mod auth;
+mod binary;
+mod client_flow;
+mod demo;
+mod doc_openapi;
+mod doc_responses;
+mod event_lists;
+mod events;
+mod faults;
+mod fidelity;
+mod hostile;
+mod integrity;
+mod journal;
+mod languages;
+mod pages;
+mod protocol;
+mod robustness;
+mod state;
+mod terms;
+mod timezones;
+mod transport;
+mod venues_organizers;
