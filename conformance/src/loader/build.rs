@@ -94,6 +94,22 @@ fn case_name(case: &RawCase, at: Pos, number: usize, names: &mut HashSet<String>
     name
 }
 
+/// The case's own level, else the file's; a case with neither is an issue.
+fn case_level(own: Option<&Text>, file: Option<Level>, at: Pos, name: &str, issues: &mut Vec<Issue>) -> Option<Level> {
+    let Some(own) = own else {
+        if file.is_none() {
+            issues.push(Issue {
+                at,
+                message: format!(
+                    "case {name:?} has no level: add `level: must` (or should, may) to the case or at the top of the file"
+                ),
+            });
+        }
+        return file;
+    };
+    level(own, issues)
+}
+
 /// The file's `vars`, with the case's own replacing those of the same name.
 fn case_vars(file_vars: &[(Text, Node)], own: Vec<(Text, Node)>) -> Vec<(Text, Node)> {
     let mut vars = file_vars.to_vec();
@@ -115,19 +131,7 @@ fn build_case(
 ) -> Case {
     let case = located.value;
     let case_name = case_name(&case, located.at, number, names, issues);
-    let level = match &case.level {
-        Some(l) => level(l, issues),
-        None => file.level,
-    };
-    if case.level.is_none() && file.level.is_none() {
-        issues.push(Issue {
-            at: located.at,
-            message: format!(
-                "case {:?} has no level: add `level: must` (or should, may) to the case or at the top of the file",
-                case_name.text
-            ),
-        });
-    }
+    let level = case_level(case.level.as_ref(), file.level, located.at, &case_name.text, issues);
     let vars = case_vars(&file.vars, case.vars.unwrap_or_default());
     let mut scope: BTreeSet<String> = BUILTINS.iter().map(|s| s.to_string()).collect();
     scope.extend(vars.iter().map(|(k, _)| k.text.clone()));
