@@ -844,6 +844,46 @@ cases:
         crate::app::run(all, "no-such-default-folder".into())
     }
 
+    /// How many cases of tests/fixtures/coverage touch each of these items.
+    const FIXTURE_COUNTS: &[(&str, u64)] = &[
+        ("POST /events", 2),
+        ("PUT /events/by-slug/<slug>", 1),
+        ("DELETE /events/<id>", 0),
+        ("GET /events", 1),
+        ("GET /events/<id>", 1),
+        ("POST /tags", 1),
+        ("GET /tags", 1),
+        ("GET /events: search", 1),
+        ("GET /events: categories", 1),
+        ("GET /events: page", 1),
+        ("GET /events: multilingual_language", 1),
+        ("GET /events: venue", 0),
+        ("GET /tags: hide_empty", 1),
+        ("events create: title", 2),
+        ("events create: end_date", 1),
+        ("events update: title", 1),
+        ("events update: tags", 1),
+        ("events update: start_date", 0),
+        ("tags create: name", 1),
+        ("rest_no_route", 2),
+        ("rest_forbidden", 1),
+        ("event-archive-page-not-found", 1),
+        ("rest-event-not-found", 1),
+        ("rest_taxonomy_not_hierarchical", 1),
+        ("event-is-in-trash", 0),
+    ];
+
+    /// The number of cases of each item of a JSON coverage report.
+    fn item_counts(doc: &serde_json::Value) -> BTreeMap<String, u64> {
+        doc["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["items"].as_array().unwrap())
+            .map(|i| (i["item"].as_str().unwrap().to_string(), i["cases"].as_u64().unwrap()))
+            .collect()
+    }
+
     #[test]
     fn the_fixture_folder_is_counted_and_an_uncovered_item_fails_the_command() {
         let dir = fixture();
@@ -854,41 +894,8 @@ cases:
         let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         let _ = std::fs::remove_file(&json);
         assert_eq!((doc["cases"].as_u64(), doc["files"].as_u64()), (Some(5), Some(3)));
-        let counts: BTreeMap<String, u64> = doc["sections"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|s| s["items"].as_array().unwrap())
-            .map(|i| (i["item"].as_str().unwrap().to_string(), i["cases"].as_u64().unwrap()))
-            .collect();
-        let expected = [
-            ("POST /events", 2),
-            ("PUT /events/by-slug/<slug>", 1),
-            ("DELETE /events/<id>", 0),
-            ("GET /events", 1),
-            ("GET /events/<id>", 1),
-            ("POST /tags", 1),
-            ("GET /tags", 1),
-            ("GET /events: search", 1),
-            ("GET /events: categories", 1),
-            ("GET /events: page", 1),
-            ("GET /events: multilingual_language", 1),
-            ("GET /events: venue", 0),
-            ("GET /tags: hide_empty", 1),
-            ("events create: title", 2),
-            ("events create: end_date", 1),
-            ("events update: title", 1),
-            ("events update: tags", 1),
-            ("events update: start_date", 0),
-            ("tags create: name", 1),
-            ("rest_no_route", 2),
-            ("rest_forbidden", 1),
-            ("event-archive-page-not-found", 1),
-            ("rest-event-not-found", 1),
-            ("rest_taxonomy_not_hierarchical", 1),
-            ("event-is-in-trash", 0),
-        ];
-        for (label, count) in expected {
+        let counts = item_counts(&doc);
+        for &(label, count) in FIXTURE_COUNTS {
             assert_eq!(counts.get(label), Some(&count), "{label}");
         }
         let total = counts.len() as u64;

@@ -137,7 +137,26 @@ impl Env {
     /// Evaluates one expression.
     pub fn eval<'a>(&'a self, expr: &Expr) -> Result<Resolved<'a>, TemplateError> {
         let _guard = self.enter()?;
-        let mut resolved = match &expr.head {
+        let mut resolved = self.head(&expr.head)?;
+        for step in &expr.access {
+            resolved = self.access(resolved, step, expr)?;
+        }
+        if expr.filters.is_empty() {
+            return Ok(resolved);
+        }
+        let mut value = match resolved {
+            Resolved::Data(value) => value,
+            Resolved::Pattern(node) => self.render_data(node)?,
+        };
+        for filter in &expr.filters {
+            value = apply_filter(*filter, value, expr)?;
+        }
+        Ok(Resolved::Data(value))
+    }
+
+    /// What the head of an expression gives: a variable's binding or a built-in's value.
+    fn head<'a>(&'a self, head: &Head) -> Result<Resolved<'a>, TemplateError> {
+        Ok(match head {
             Head::Var(name) if name == "now" && !self.vars.contains_key("now") => {
                 Resolved::Data(Value::String(self.now.format("%Y-%m-%d %H:%M:%S").to_string()))
             }
@@ -162,42 +181,33 @@ impl Env {
                 self.charge(*size)?;
                 Resolved::Data(Value::String("x".repeat(*size)))
             }
-        };
-        for step in &expr.access {
-            resolved = match resolved {
-                Resolved::Data(value) => Resolved::Data(access_value(&value, step, expr)?.clone()),
-                Resolved::Pattern(node) => match (&node.kind, step) {
-                    // Keys with templates are looked up once rendered (below).
-                    (NodeKind::Object(entries), Access::Key(key))
-                        if entries.iter().all(|(k, _)| k.template.is_literal()) =>
-                    {
-                        match entries.iter().find(|(k, _)| &k.text == key) {
-                            Some((_, v)) => Resolved::Pattern(v),
-                            None => return Err(missing(expr, step)),
-                        }
-                    }
-                    (NodeKind::Array(items), Access::Index(i)) => match items.get(*i) {
-                        Some(v) => Resolved::Pattern(v),
+        })
+    }
+
+    /// One `.key` or `[index]` of `expr` applied to what the expression has given so far.
+    fn access<'a>(&'a self, resolved: Resolved<'a>, step: &Access, expr: &Expr) -> Result<Resolved<'a>, TemplateError> {
+        Ok(match resolved {
+            Resolved::Data(value) => Resolved::Data(access_value(&value, step, expr)?.clone()),
+            Resolved::Pattern(node) => match (&node.kind, step) {
+                // Keys with templates are looked up once rendered (below).
+                (NodeKind::Object(entries), Access::Key(key))
+                    if entries.iter().all(|(k, _)| k.template.is_literal()) =>
+                {
+                    match entries.iter().find(|(k, _)| &k.text == key) {
+                        Some((_, v)) => Resolved::Pattern(v),
                         None => return Err(missing(expr, step)),
-                    },
-                    _ => {
-                        let value = self.render_data(node)?;
-                        Resolved::Data(access_value(&value, step, expr)?.clone())
                     }
+                }
+                (NodeKind::Array(items), Access::Index(i)) => match items.get(*i) {
+                    Some(v) => Resolved::Pattern(v),
+                    None => return Err(missing(expr, step)),
                 },
-            };
-        }
-        if expr.filters.is_empty() {
-            return Ok(resolved);
-        }
-        let mut value = match resolved {
-            Resolved::Data(value) => value,
-            Resolved::Pattern(node) => self.render_data(node)?,
-        };
-        for filter in &expr.filters {
-            value = apply_filter(*filter, value, expr)?;
-        }
-        Ok(Resolved::Data(value))
+                _ => {
+                    let value = self.render_data(node)?;
+                    Resolved::Data(access_value(&value, step, expr)?.clone())
+                }
+            },
+        })
     }
 
     /// Evaluates an expression to data.

@@ -158,119 +158,125 @@ fn check_matcher(m: &Matcher, actual: Option<&Value>, path: &str, out: &mut Vec<
             if let Some(value) = actual {
                 push(out, path, "no such key ({\"$absent\":true})".into(), compact(value));
             }
-            return;
         }
         Matcher::Not(p) => {
             if matches(p, actual) {
                 push(out, path, format!("anything but {}", describe(p)), show(actual));
             }
-            return;
         }
         Matcher::In(options) => {
             if !options.iter().any(|p| matches(p, actual)) {
                 push(out, path, matcher_text(m), show(actual));
             }
-            return;
         }
-        _ => {}
+        _ => match actual {
+            Some(value) => check_value_matcher(m, value, path, out),
+            None => push(out, path, matcher_text(m), show(None)),
+        },
     }
-    let Some(value) = actual else {
-        return push(out, path, matcher_text(m), show(None));
+}
+
+/// A matcher that wants a value, given one.
+fn check_value_matcher(m: &Matcher, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
+    let holds = match m {
+        Matcher::Absent | Matcher::Not(_) | Matcher::In(_) | Matcher::Any => true,
+        Matcher::Type(types) => types.iter().any(|t| type_of(value, *t)),
+        Matcher::Regex(re) => value.as_str().is_some_and(|s| re.is_match(s)),
+        Matcher::Cmp(op, bound) => compare_holds(value, *op, bound),
+        Matcher::Len(p) => return check_len(m, p, value, path, out),
+        Matcher::Contains(items) => return check_contains(m, items, value, path, out),
+        Matcher::Unordered(items) => return check_unordered(m, items, value, path, out),
+        Matcher::Each(p) => return check_each(p, value, path, out),
+        Matcher::Exact(entries) => return check_exact(m, entries, value, path, out),
+        Matcher::Url(url) => return check_url(url, value, path, out),
     };
-    match m {
-        Matcher::Absent | Matcher::Not(_) | Matcher::In(_) | Matcher::Any => {}
-        Matcher::Type(types) => {
-            if !types.iter().any(|t| type_of(value, *t)) {
-                push(out, path, matcher_text(m), compact(value));
-            }
+    if !holds {
+        push(out, path, matcher_text(m), compact(value));
+    }
+}
+
+/// `$gt`, `$gte`, `$lt`, `$lte`: false for a value that is not a number.
+fn compare_holds(value: &Value, op: CmpOp, bound: &serde_json::Number) -> bool {
+    match (value.as_f64(), bound.as_f64()) {
+        (Some(v), Some(b)) => match op {
+            CmpOp::Gt => v > b,
+            CmpOp::Gte => v >= b,
+            CmpOp::Lt => v < b,
+            CmpOp::Lte => v <= b,
+        },
+        _ => false,
+    }
+}
+
+fn check_len(m: &Matcher, p: &Pat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
+    let len = match value {
+        Value::Array(items) => items.len(),
+        Value::Object(map) => map.len(),
+        Value::String(s) => s.chars().count(),
+        _ => return push(out, path, format!("something with a length ({})", matcher_text(m)), compact(value)),
+    };
+    if !matches(p, Some(&Value::from(len))) {
+        push(out, path, format!("length {}", describe(p)), format!("length {len}: {}", compact(value)));
+    }
+}
+
+fn check_contains(m: &Matcher, items: &[Pat], value: &Value, path: &str, out: &mut Vec<Mismatch>) {
+    let Value::Array(values) = value else {
+        return push(out, path, matcher_text(m), compact(value));
+    };
+    for p in items {
+        if !values.iter().any(|v| matches(p, Some(v))) {
+            push(out, path, format!("an element matching {}", describe(p)), compact(value));
         }
-        Matcher::Regex(re) => {
-            if !value.as_str().is_some_and(|s| re.is_match(s)) {
-                push(out, path, matcher_text(m), compact(value));
-            }
+    }
+}
+
+fn check_unordered(m: &Matcher, items: &[Pat], value: &Value, path: &str, out: &mut Vec<Mismatch>) {
+    let Value::Array(values) = value else {
+        return push(out, path, matcher_text(m), compact(value));
+    };
+    if values.len() != items.len() {
+        return push(
+            out,
+            path,
+            format!("{} elements in any order: {}", items.len(), matcher_text(m)),
+            format!("{} elements: {}", values.len(), compact(value)),
+        );
+    }
+    if let Some(unmatched) = unordered_unmatched(items, values) {
+        push(
+            out,
+            path,
+            format!(
+                "elements matching {} in any order (none left for {})",
+                matcher_text(m),
+                describe(&items[unmatched])
+            ),
+            compact(value),
+        );
+    }
+}
+
+fn check_each(p: &Pat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
+    let Value::Array(values) = value else {
+        return push(out, path, format!("an array whose elements all match {}", describe(p)), compact(value));
+    };
+    for (i, v) in values.iter().enumerate() {
+        check(p, Some(v), &path_index(path, i), out);
+    }
+}
+
+fn check_exact(m: &Matcher, entries: &[(String, Pat)], value: &Value, path: &str, out: &mut Vec<Mismatch>) {
+    let Value::Object(map) = value else {
+        return push(out, path, matcher_text(m), compact(value));
+    };
+    for (key, p) in entries {
+        check(p, map.get(key), &path_key(path, key), out);
+    }
+    for (key, v) in map {
+        if !entries.iter().any(|(k, _)| k == key) {
+            push(out, &path_key(path, key), "no such key ($exact)".into(), compact(v));
         }
-        Matcher::Cmp(op, bound) => {
-            let holds = match (value.as_f64(), bound.as_f64()) {
-                (Some(v), Some(b)) => match op {
-                    CmpOp::Gt => v > b,
-                    CmpOp::Gte => v >= b,
-                    CmpOp::Lt => v < b,
-                    CmpOp::Lte => v <= b,
-                },
-                _ => false,
-            };
-            if !holds {
-                push(out, path, matcher_text(m), compact(value));
-            }
-        }
-        Matcher::Len(p) => {
-            let len = match value {
-                Value::Array(items) => items.len(),
-                Value::Object(map) => map.len(),
-                Value::String(s) => s.chars().count(),
-                _ => return push(out, path, format!("something with a length ({})", matcher_text(m)), compact(value)),
-            };
-            if !matches(p, Some(&Value::from(len))) {
-                push(out, path, format!("length {}", describe(p)), format!("length {len}: {}", compact(value)));
-            }
-        }
-        Matcher::Contains(items) => {
-            let Value::Array(values) = value else {
-                return push(out, path, matcher_text(m), compact(value));
-            };
-            for p in items {
-                if !values.iter().any(|v| matches(p, Some(v))) {
-                    push(out, path, format!("an element matching {}", describe(p)), compact(value));
-                }
-            }
-        }
-        Matcher::Unordered(items) => {
-            let Value::Array(values) = value else {
-                return push(out, path, matcher_text(m), compact(value));
-            };
-            if values.len() != items.len() {
-                return push(
-                    out,
-                    path,
-                    format!("{} elements in any order: {}", items.len(), matcher_text(m)),
-                    format!("{} elements: {}", values.len(), compact(value)),
-                );
-            }
-            if let Some(unmatched) = unordered_unmatched(items, values) {
-                push(
-                    out,
-                    path,
-                    format!(
-                        "elements matching {} in any order (none left for {})",
-                        matcher_text(m),
-                        describe(&items[unmatched])
-                    ),
-                    compact(value),
-                );
-            }
-        }
-        Matcher::Each(p) => {
-            let Value::Array(values) = value else {
-                return push(out, path, format!("an array whose elements all match {}", describe(p)), compact(value));
-            };
-            for (i, v) in values.iter().enumerate() {
-                check(p, Some(v), &path_index(path, i), out);
-            }
-        }
-        Matcher::Exact(entries) => {
-            let Value::Object(map) = value else {
-                return push(out, path, matcher_text(m), compact(value));
-            };
-            for (key, p) in entries {
-                check(p, map.get(key), &path_key(path, key), out);
-            }
-            for (key, v) in map {
-                if !entries.iter().any(|(k, _)| k == key) {
-                    push(out, &path_key(path, key), "no such key ($exact)".into(), compact(v));
-                }
-            }
-        }
-        Matcher::Url(url) => check_url(url, value, path, out),
     }
 }
 
@@ -328,28 +334,8 @@ fn check_url(url: &UrlPat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
             let Ok(expected) = reqwest::Url::parse(text) else {
                 return push(out, path, format!("a URL: {}", expected_text()), compact(value));
             };
-            let same_origin = expected.scheme() == actual.scheme()
-                && expected.host_str().map(str::to_ascii_lowercase) == actual.host_str().map(str::to_ascii_lowercase)
-                && expected.port_or_known_default() == actual.port_or_known_default();
-            let same_path = decoded_path(&expected) == decoded_path(&actual);
-            let actual_pairs: Vec<(String, String)> = actual.query_pairs().into_owned().collect();
-            let missing: Vec<String> = expected
-                .query_pairs()
-                .into_owned()
-                .filter(|pair| !actual_pairs.contains(pair))
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            if !same_origin || !same_path || !missing.is_empty() {
-                let mut why = Vec::new();
-                if !same_origin {
-                    why.push("scheme, host or port differ".to_string());
-                }
-                if !same_path {
-                    why.push(format!("path {:?} is not {:?}", decoded_path(&actual), decoded_path(&expected)));
-                }
-                if !missing.is_empty() {
-                    why.push(format!("query lacks {}", missing.join("&")));
-                }
+            let why = full_url_differences(&expected, &actual);
+            if !why.is_empty() {
                 push(out, path, expected_text(), format!("{} ({})", compact(value), why.join("; ")));
             }
         }
@@ -361,13 +347,7 @@ fn check_url(url: &UrlPat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
                 }
             }
             for (name, p) in query {
-                let values = query_values(&actual, name);
-                let holds = match p {
-                    Pat::Array(items) => items.iter().all(|item| values.iter().any(|v| query_value_matches(item, v))),
-                    _ if values.is_empty() => matches(p, None),
-                    _ => values.iter().any(|v| query_value_matches(p, v)),
-                };
-                if !holds {
+                if !query_param_matches(&actual, name, p) {
                     push(
                         out,
                         path,
@@ -377,6 +357,44 @@ fn check_url(url: &UrlPat, value: &Value, path: &str, out: &mut Vec<Mismatch>) {
                 }
             }
         }
+    }
+}
+
+/// Why `actual` is not the `expected` URL of `$url: "http://..."` (empty when it is): another
+/// origin, another path, or query pairs of the expected one that the actual lacks.
+fn full_url_differences(expected: &reqwest::Url, actual: &reqwest::Url) -> Vec<String> {
+    let same_origin = expected.scheme() == actual.scheme()
+        && expected.host_str().map(str::to_ascii_lowercase) == actual.host_str().map(str::to_ascii_lowercase)
+        && expected.port_or_known_default() == actual.port_or_known_default();
+    let same_path = decoded_path(expected) == decoded_path(actual);
+    let actual_pairs: Vec<(String, String)> = actual.query_pairs().into_owned().collect();
+    let missing: Vec<String> = expected
+        .query_pairs()
+        .into_owned()
+        .filter(|pair| !actual_pairs.contains(pair))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let mut why = Vec::new();
+    if !same_origin {
+        why.push("scheme, host or port differ".to_string());
+    }
+    if !same_path {
+        why.push(format!("path {:?} is not {:?}", decoded_path(actual), decoded_path(expected)));
+    }
+    if !missing.is_empty() {
+        why.push(format!("query lacks {}", missing.join("&")));
+    }
+    why
+}
+
+/// A query parameter of `$url: {query: ...}`: a list wants each item among the values; a
+/// missing parameter matches only a pattern that allows absence; else one value must match.
+fn query_param_matches(actual: &reqwest::Url, name: &str, p: &Pat) -> bool {
+    let values = query_values(actual, name);
+    match p {
+        Pat::Array(items) => items.iter().all(|item| values.iter().any(|v| query_value_matches(item, v))),
+        _ if values.is_empty() => matches(p, None),
+        _ => values.iter().any(|v| query_value_matches(p, v)),
     }
 }
 

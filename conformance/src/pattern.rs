@@ -273,44 +273,8 @@ impl Builder<'_> {
     fn matcher(&self, key: &Key, arg: &Node) -> Result<Matcher, PatternError> {
         let name = key.text.as_str();
         Ok(match name {
-            "$type" => {
-                let Some(value) = self.data(arg)? else {
-                    return Ok(Matcher::Type(Vec::new()));
-                };
-                let names: Vec<Value> = match value {
-                    Value::Array(items) => items,
-                    other => vec![other],
-                };
-                let mut types = Vec::new();
-                for n in names {
-                    let parsed = if n.is_null() { Some(JsonType::Null) } else { n.as_str().and_then(JsonType::parse) };
-                    match parsed {
-                        Some(t) => types.push(t),
-                        None => {
-                            return err(
-                                arg.at,
-                                format!("unknown type {n} for `$type`: use {}", JsonType::NAMES.join(", ")),
-                            )
-                        }
-                    }
-                }
-                if types.is_empty() {
-                    return err(arg.at, "`$type` needs at least one type");
-                }
-                Matcher::Type(types)
-            }
-            "$regex" => {
-                let Some(value) = self.data(arg)? else {
-                    return Ok(Matcher::Any);
-                };
-                let Some(text) = value.as_str() else {
-                    return err(arg.at, "`$regex` takes a string");
-                };
-                match Regex::new(text) {
-                    Ok(re) => Matcher::Regex(re),
-                    Err(e) => return err(arg.at, format!("bad `$regex`: {e}")),
-                }
-            }
+            "$type" => self.type_matcher(arg)?,
+            "$regex" => self.regex_matcher(arg)?,
             "$any" | "$absent" => {
                 if !matches!(arg.kind, NodeKind::Bool(true)) {
                     return err(arg.at, format!("`{name}` takes only `true` (write `{name}: true`)"));
@@ -327,19 +291,7 @@ impl Builder<'_> {
             "$not" => Matcher::Not(Box::new(self.pattern(arg)?)),
             "$each" => Matcher::Each(Box::new(self.pattern(arg)?)),
             "$len" => Matcher::Len(Box::new(self.pattern(arg)?)),
-            "$gt" | "$gte" | "$lt" | "$lte" => {
-                let op = match name {
-                    "$gt" => CmpOp::Gt,
-                    "$gte" => CmpOp::Gte,
-                    "$lt" => CmpOp::Lt,
-                    _ => CmpOp::Lte,
-                };
-                match self.data(arg)? {
-                    None => Matcher::Cmp(op, Number::from(0)),
-                    Some(Value::Number(n)) => Matcher::Cmp(op, n),
-                    Some(other) => return err(arg.at, format!("`{name}` takes a number, got {other}")),
-                }
-            }
+            "$gt" | "$gte" | "$lt" | "$lte" => self.cmp_matcher(name, arg)?,
             "$exact" => match self.pattern(arg)? {
                 Pat::Object(entries) => Matcher::Exact(entries),
                 _ if self.env.is_none() && has_templates(arg) => Matcher::Exact(Vec::new()),
@@ -357,6 +309,60 @@ impl Builder<'_> {
                 )
             }
         })
+    }
+
+    /// `$type`: one type name or a list of them (`null` stands for the type null).
+    fn type_matcher(&self, arg: &Node) -> Result<Matcher, PatternError> {
+        let Some(value) = self.data(arg)? else {
+            return Ok(Matcher::Type(Vec::new()));
+        };
+        let names: Vec<Value> = match value {
+            Value::Array(items) => items,
+            other => vec![other],
+        };
+        let mut types = Vec::new();
+        for n in names {
+            let parsed = if n.is_null() { Some(JsonType::Null) } else { n.as_str().and_then(JsonType::parse) };
+            match parsed {
+                Some(t) => types.push(t),
+                None => {
+                    return err(arg.at, format!("unknown type {n} for `$type`: use {}", JsonType::NAMES.join(", ")))
+                }
+            }
+        }
+        if types.is_empty() {
+            return err(arg.at, "`$type` needs at least one type");
+        }
+        Ok(Matcher::Type(types))
+    }
+
+    /// `$regex`: a string that compiles (a templated one, when only checking, matches anything).
+    fn regex_matcher(&self, arg: &Node) -> Result<Matcher, PatternError> {
+        let Some(value) = self.data(arg)? else {
+            return Ok(Matcher::Any);
+        };
+        let Some(text) = value.as_str() else {
+            return err(arg.at, "`$regex` takes a string");
+        };
+        match Regex::new(text) {
+            Ok(re) => Ok(Matcher::Regex(re)),
+            Err(e) => err(arg.at, format!("bad `$regex`: {e}")),
+        }
+    }
+
+    /// `$gt`, `$gte`, `$lt`, `$lte`: a number.
+    fn cmp_matcher(&self, name: &str, arg: &Node) -> Result<Matcher, PatternError> {
+        let op = match name {
+            "$gt" => CmpOp::Gt,
+            "$gte" => CmpOp::Gte,
+            "$lt" => CmpOp::Lt,
+            _ => CmpOp::Lte,
+        };
+        match self.data(arg)? {
+            None => Ok(Matcher::Cmp(op, Number::from(0))),
+            Some(Value::Number(n)) => Ok(Matcher::Cmp(op, n)),
+            Some(other) => err(arg.at, format!("`{name}` takes a number, got {other}")),
+        }
     }
 
     fn url(&self, arg: &Node) -> Result<UrlPat, PatternError> {

@@ -192,29 +192,36 @@ fn parse_expr(raw: &str) -> Result<Expr, String> {
         let Some(close) = after.find(')') else {
             return Err(format!("missing `)` in `{{{{{source}}}}}`"));
         };
-        let inside = &after[..close];
         rest = &after[close + 1..];
-        if name == "filler" {
-            let size = inside.trim().parse::<usize>().ok().filter(|n| *n <= MAX_FILLER).ok_or_else(|| {
-                format!("`filler(...)` takes a whole number of characters up to {MAX_FILLER} in `{{{{{source}}}}}`")
-            })?;
-            Head::Filler(size)
-        } else {
-            let arg = parse_date_arg(inside).map_err(|e| format!("{e} in `{{{{{source}}}}}`"))?;
-            match name {
-                "date" => Head::Date(arg),
-                "datetime" => Head::DateTime(arg),
-                "timestamp" => Head::Timestamp(arg),
-                other => {
-                    return Err(format!(
-                    "unknown function `{other}(...)` in `{{{{{source}}}}}`: use date, datetime, timestamp or filler"
-                ))
-                }
-            }
-        }
+        parse_call(name, &after[..close], &source)?
     } else {
         Head::Var(name.to_string())
     };
+    let access = parse_access(rest, &source)?;
+    Ok(Expr { source, head, access, filters })
+}
+
+/// A built-in function `name(inside)`: `filler(N)`, or a date function with its argument.
+fn parse_call(name: &str, inside: &str, source: &str) -> Result<Head, String> {
+    if name == "filler" {
+        let size = inside.trim().parse::<usize>().ok().filter(|n| *n <= MAX_FILLER).ok_or_else(|| {
+            format!("`filler(...)` takes a whole number of characters up to {MAX_FILLER} in `{{{{{source}}}}}`")
+        })?;
+        return Ok(Head::Filler(size));
+    }
+    let arg = parse_date_arg(inside).map_err(|e| format!("{e} in `{{{{{source}}}}}`"))?;
+    match name {
+        "date" => Ok(Head::Date(arg)),
+        "datetime" => Ok(Head::DateTime(arg)),
+        "timestamp" => Ok(Head::Timestamp(arg)),
+        other => Err(format!(
+            "unknown function `{other}(...)` in `{{{{{source}}}}}`: use date, datetime, timestamp or filler"
+        )),
+    }
+}
+
+/// What follows the head: `.key` and `[index]`, any number of them.
+fn parse_access(mut rest: &str, source: &str) -> Result<Vec<Access>, String> {
     let mut access = Vec::new();
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('.') {
@@ -239,7 +246,7 @@ fn parse_expr(raw: &str) -> Result<Expr, String> {
             ));
         }
     }
-    Ok(Expr { source, head, access, filters })
+    Ok(access)
 }
 
 /// Parses an offset such as `+30d`, `-2d`, `+1d+2h`, optionally followed by a time `HH:MM`.

@@ -228,67 +228,92 @@ impl<'a> Reader<'a> {
                     }
                     Some(y)
                 }
-                Event::Alias(anchor) => {
-                    let Some(y) = self.anchors.get(&anchor).cloned() else {
-                        return Err(YamlError { at, message: "this alias names no anchor defined before it".into() });
-                    };
-                    self.count(size(&y), at)?;
-                    Some(y)
-                }
+                Event::Alias(anchor) => Some(self.alias(anchor, at)?),
                 Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
-                    if let Some(tag) = tag {
-                        return Err(YamlError {
-                            at,
-                            message: format!(
-                                "unsupported tag `{}{}` on a list or map: remove it",
-                                tag.handle, tag.suffix
-                            ),
-                        });
-                    }
-                    self.count(1, at)?;
-                    if stack.len() >= MAX_DEPTH {
-                        return Err(YamlError { at, message: depth_message() });
-                    }
-                    stack.push(if matches!(event, Event::SequenceStart(..)) {
-                        Open::Seq { at, anchor, items: Vec::new() }
-                    } else {
-                        Open::Map { at, anchor, entries: Vec::new(), key: None }
-                    });
+                    let seq = matches!(event, Event::SequenceStart(..));
+                    self.open(&mut stack, anchor, tag.as_deref(), seq, at)?;
                     None
                 }
-                Event::SequenceEnd | Event::MappingEnd => {
-                    let y = match stack.pop() {
-                        Some(Open::Seq { at, anchor, items }) => (anchor, Y { at, value: YValue::Seq(items) }),
-                        Some(Open::Map { at, anchor, entries, .. }) => (anchor, Y { at, value: YValue::Map(entries) }),
-                        None => return Err(YamlError { at, message: "unbalanced YAML".into() }),
-                    };
-                    if y.0 > 0 {
-                        self.anchors.insert(y.0, y.1.clone());
-                    }
-                    Some(y.1)
-                }
+                Event::SequenceEnd | Event::MappingEnd => Some(self.close(&mut stack, at)?),
                 other => return Err(YamlError { at, message: format!("unexpected YAML event {other:?}") }),
             };
             let Some(y) = done else { continue };
-            match stack.last_mut() {
-                None => return Ok(Some(y)),
-                Some(Open::Seq { items, .. }) => items.push(y),
-                Some(Open::Map { entries, key, .. }) => match key.take() {
-                    None => *key = Some(y),
-                    Some(k) => {
-                        let text = k.scalar_text();
-                        let duplicate = text
-                            .as_ref()
-                            .is_some_and(|t| entries.iter().any(|(e, _)| e.scalar_text().as_ref() == Some(t)));
-                        if duplicate {
-                            self.duplicates.push(Duplicate { at: k.at, key: text.unwrap_or_default() });
-                        } else {
-                            entries.push((k, y));
-                        }
-                    }
-                },
+            if let Some(root) = self.attach(&mut stack, y) {
+                return Ok(Some(root));
             }
         }
+    }
+
+    /// The value an alias repeats, counted again.
+    fn alias(&mut self, anchor: usize, at: Pos) -> Result<Y, YamlError> {
+        let Some(y) = self.anchors.get(&anchor).cloned() else {
+            return Err(YamlError { at, message: "this alias names no anchor defined before it".into() });
+        };
+        self.count(size(&y), at)?;
+        Ok(y)
+    }
+
+    /// Opens a list (`seq`) or a map; a tag on it, or one level too deep, is an error.
+    fn open(
+        &mut self,
+        stack: &mut Vec<Open>,
+        anchor: usize,
+        tag: Option<&saphyr_parser::Tag>,
+        seq: bool,
+        at: Pos,
+    ) -> Result<(), YamlError> {
+        if let Some(tag) = tag {
+            return Err(YamlError {
+                at,
+                message: format!("unsupported tag `{}{}` on a list or map: remove it", tag.handle, tag.suffix),
+            });
+        }
+        self.count(1, at)?;
+        if stack.len() >= MAX_DEPTH {
+            return Err(YamlError { at, message: depth_message() });
+        }
+        stack.push(if seq {
+            Open::Seq { at, anchor, items: Vec::new() }
+        } else {
+            Open::Map { at, anchor, entries: Vec::new(), key: None }
+        });
+        Ok(())
+    }
+
+    /// Closes the innermost list or map, keeping it under its anchor.
+    fn close(&mut self, stack: &mut Vec<Open>, at: Pos) -> Result<Y, YamlError> {
+        let (anchor, y) = match stack.pop() {
+            Some(Open::Seq { at, anchor, items }) => (anchor, Y { at, value: YValue::Seq(items) }),
+            Some(Open::Map { at, anchor, entries, .. }) => (anchor, Y { at, value: YValue::Map(entries) }),
+            None => return Err(YamlError { at, message: "unbalanced YAML".into() }),
+        };
+        if anchor > 0 {
+            self.anchors.insert(anchor, y.clone());
+        }
+        Ok(y)
+    }
+
+    /// Puts a finished value in the innermost open list or map (a repeated key is noted, and
+    /// its second value dropped); returns it when nothing is open: it is the document's root.
+    fn attach(&mut self, stack: &mut [Open], y: Y) -> Option<Y> {
+        match stack.last_mut() {
+            None => return Some(y),
+            Some(Open::Seq { items, .. }) => items.push(y),
+            Some(Open::Map { entries, key, .. }) => match key.take() {
+                None => *key = Some(y),
+                Some(k) => {
+                    let text = k.scalar_text();
+                    let duplicate =
+                        text.as_ref().is_some_and(|t| entries.iter().any(|(e, _)| e.scalar_text().as_ref() == Some(t)));
+                    if duplicate {
+                        self.duplicates.push(Duplicate { at: k.at, key: text.unwrap_or_default() });
+                    } else {
+                        entries.push((k, y));
+                    }
+                }
+            },
+        }
+        None
     }
 }
 

@@ -84,52 +84,7 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         // Whole seconds: an embedded server's `--clock` is given as written in a repro script.
         now: Utc::now().duration_trunc(chrono::TimeDelta::seconds(1)).unwrap_or_else(|_| Utc::now()),
     };
-    let settings = &shared.settings;
-    let mut report = match &shared.mode {
-        Mode::Embedded { namespace, language_param, without } => {
-            let mut without = without.clone();
-            without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
-            let names = Names { namespace, language_param, without: &without };
-            // The case's server runs on threads of its own: a server that hangs (an endless
-            // loop under the store's lock, say) then stalls only them, and the case fails on
-            // its request timeout instead of stopping the runner's threads with it.
-            match tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build() {
-                Ok(server_runtime) => {
-                    let report = shared.runtime.block_on(run_embedded(
-                        &case,
-                        &shared.client,
-                        &ctx,
-                        settings,
-                        names,
-                        server_runtime.handle(),
-                    ));
-                    // Without waiting for threads that may never finish.
-                    server_runtime.shutdown_background();
-                    report
-                }
-                Err(e) => error_report(
-                    &case,
-                    StepError::Setup(format!("cannot start the embedded reference server's threads: {e}")),
-                    "server",
-                ),
-            }
-        }
-        Mode::Outside { endpoint, reset_command } => {
-            let fresh = case.requires.iter().any(|r| r == "fresh-store");
-            if fresh {
-                let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
-                match reset(reset_command.as_deref()) {
-                    Ok(()) => {
-                        shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx, settings))
-                    }
-                    Err(e) => error_report(&case, StepError::Setup(e), "reset"),
-                }
-            } else {
-                let _guard = shared.store.read().unwrap_or_else(|e| e.into_inner());
-                shared.runtime.block_on(runner::run_case(&case, endpoint, &shared.client, &ctx, settings))
-            }
-        }
-    };
+    let mut report = case_report(shared, &case, &ctx);
     report.expected_failure = shared.expectations.contains(&case.name);
     let style = report::message::Style { color: shared.color };
     let message = report::message::failure_message(&report, style, &shared.secrets);
@@ -151,6 +106,55 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
     }
     record(shared, report);
     verdict(shared, &case.name, outcome.is_success(), expected, message, warning)
+}
+
+/// Runs the case where the mode says: on an embedded server of its own, or against the
+/// outside implementation (its store reset first for a case that needs it fresh).
+fn case_report(shared: &Shared, case: &Case, ctx: &CaseContext) -> CaseReport {
+    let settings = &shared.settings;
+    match &shared.mode {
+        Mode::Embedded { namespace, language_param, without } => {
+            let mut without = without.clone();
+            without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
+            let names = Names { namespace, language_param, without: &without };
+            // The case's server runs on threads of its own: a server that hangs (an endless
+            // loop under the store's lock, say) then stalls only them, and the case fails on
+            // its request timeout instead of stopping the runner's threads with it.
+            match tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build() {
+                Ok(server_runtime) => {
+                    let report = shared.runtime.block_on(run_embedded(
+                        case,
+                        &shared.client,
+                        ctx,
+                        settings,
+                        names,
+                        server_runtime.handle(),
+                    ));
+                    // Without waiting for threads that may never finish.
+                    server_runtime.shutdown_background();
+                    report
+                }
+                Err(e) => error_report(
+                    case,
+                    StepError::Setup(format!("cannot start the embedded reference server's threads: {e}")),
+                    "server",
+                ),
+            }
+        }
+        Mode::Outside { endpoint, reset_command } => {
+            let fresh = case.requires.iter().any(|r| r == "fresh-store");
+            if fresh {
+                let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
+                match reset(reset_command.as_deref()) {
+                    Ok(()) => shared.runtime.block_on(runner::run_case(case, endpoint, &shared.client, ctx, settings)),
+                    Err(e) => error_report(case, StepError::Setup(e), "reset"),
+                }
+            } else {
+                let _guard = shared.store.read().unwrap_or_else(|e| e.into_inner());
+                shared.runtime.block_on(runner::run_case(case, endpoint, &shared.client, ctx, settings))
+            }
+        }
+    }
 }
 
 /// A trial's verdict: its outcome against the expected failures (`--expectations`).

@@ -109,35 +109,12 @@ pub fn exchange(state: &mut State, norm: &Normalisers, space: Option<Space>, a: 
     let (a, b) = match (a, b) {
         (Leg::Answered(a), Leg::Answered(b)) => (a, b),
         (Leg::Unanswered(_), Leg::Unanswered(_)) => return Compared::default(),
-        (a, b) => {
-            let show = |leg: &Leg| match leg {
-                Leg::Answered(answer) => format!("status {}", answer.status),
-                Leg::Unanswered(why) => cut(why, 300),
-            };
-            let difference = Difference { path: "answer".into(), kind: Kind::Answer, a: show(a), b: show(b) };
-            let no = Some(false);
-            let agreement = Agreement { status: no, code: None, keys: None, values: no, headers: None };
-            return Compared { differences: vec![difference], cut: 0, agreement };
-        }
+        (a, b) => return one_side_answered(a, b),
     };
     let mut walk = Walk { state, norm, out: Vec::new(), cut: 0 };
     let (json_a, json_b) = (parse(a), parse(b));
-    let (code_a, code_b) = (error_code(a, json_a.as_ref()), error_code(b, json_b.as_ref()));
     let mut agreement = Agreement { status: Some(a.status == b.status), ..Agreement::default() };
-    if a.status != b.status {
-        let with_code = |status: u16, code: &Option<String>| match code {
-            Some(code) => format!("{status} ({code})"),
-            None => status.to_string(),
-        };
-        walk.push("status", Kind::Status, with_code(a.status, &code_a), with_code(b.status, &code_b));
-    }
-    if code_a.is_some() || code_b.is_some() {
-        agreement.code = Some(code_a == code_b);
-        if code_a != code_b {
-            let show = |code: Option<String>| code.unwrap_or_else(|| "absent".into());
-            walk.push("$.code", Kind::Code, show(code_a), show(code_b));
-        }
-    }
+    agreement.code = walk.status_and_code(a, b, json_a.as_ref(), json_b.as_ref());
     let before = walk.out.len() + walk.cut;
     walk.headers(a, b);
     agreement.headers = Some(walk.out.len() + walk.cut == before);
@@ -148,32 +125,23 @@ pub fn exchange(state: &mut State, norm: &Normalisers, space: Option<Space>, a: 
         agreement.values = Some(false);
     } else {
         let before = walk.out.len() + walk.cut;
-        let mut structure = false;
-        match (&json_a, &json_b) {
-            (Some(ja), Some(jb)) => {
-                walk.learn(ja, jb, space);
-                let start = walk.out.len();
-                walk.value(ja, jb, "$", None, space);
-                structure = walk.out[start..].iter().any(|d| d.kind.is_structure());
-            }
-            (None, None) => {
-                let (ta, tb) = (norm.a.text(&a.text), norm.b.text(&b.text));
-                if ta != tb && !same_text_through_ids(&ta, &tb, &walk.state.ids) {
-                    walk.push("body", Kind::Body, cut(&a.text, 160), cut(&b.text, 160));
-                }
-            }
-            _ => {
-                let show = |json: &Option<Value>, answer: &Answer| match json {
-                    Some(_) => "a JSON body".to_string(),
-                    None => format!("not JSON: {:?}", cut(answer.text.trim(), 80)),
-                };
-                walk.push("body", Kind::Body, show(&json_a, a), show(&json_b, b));
-            }
-        }
+        let structure = walk.bodies(a, b, &json_a, &json_b, space);
         agreement.keys = both_json.then_some(!structure && walk.cut == 0);
         agreement.values = Some(walk.out.len() + walk.cut == before);
     }
     Compared { differences: walk.out, cut: walk.cut, agreement }
+}
+
+/// One side answered and the other did not: one difference, `answer`.
+fn one_side_answered(a: &Leg, b: &Leg) -> Compared {
+    let show = |leg: &Leg| match leg {
+        Leg::Answered(answer) => format!("status {}", answer.status),
+        Leg::Unanswered(why) => cut(why, 300),
+    };
+    let difference = Difference { path: "answer".into(), kind: Kind::Answer, a: show(a), b: show(b) };
+    let no = Some(false);
+    let agreement = Agreement { status: no, code: None, keys: None, values: no, headers: None };
+    Compared { differences: vec![difference], cut: 0, agreement }
 }
 
 fn parse(answer: &Answer) -> Option<Value> {
@@ -207,6 +175,68 @@ impl Walk<'_, '_> {
         } else {
             self.cut += 1;
         }
+    }
+
+    /// The status (with each side's error code, when they differ), then the error code; returns
+    /// whether the codes agree (`None` when neither side has one).
+    fn status_and_code(
+        &mut self,
+        a: &Answer,
+        b: &Answer,
+        json_a: Option<&Value>,
+        json_b: Option<&Value>,
+    ) -> Option<bool> {
+        let (code_a, code_b) = (error_code(a, json_a), error_code(b, json_b));
+        if a.status != b.status {
+            let with_code = |status: u16, code: &Option<String>| match code {
+                Some(code) => format!("{status} ({code})"),
+                None => status.to_string(),
+            };
+            self.push("status", Kind::Status, with_code(a.status, &code_a), with_code(b.status, &code_b));
+        }
+        if code_a.is_none() && code_b.is_none() {
+            return None;
+        }
+        let agree = code_a == code_b;
+        if !agree {
+            let show = |code: Option<String>| code.unwrap_or_else(|| "absent".into());
+            self.push("$.code", Kind::Code, show(code_a), show(code_b));
+        }
+        Some(agree)
+    }
+
+    /// The bodies of two answers with the same status: JSON value by value, other text as a
+    /// whole. Returns whether a difference of the key structure was found.
+    fn bodies(
+        &mut self,
+        a: &Answer,
+        b: &Answer,
+        json_a: &Option<Value>,
+        json_b: &Option<Value>,
+        space: Option<Space>,
+    ) -> bool {
+        match (json_a, json_b) {
+            (Some(ja), Some(jb)) => {
+                self.learn(ja, jb, space);
+                let start = self.out.len();
+                self.value(ja, jb, "$", None, space);
+                return self.out[start..].iter().any(|d| d.kind.is_structure());
+            }
+            (None, None) => {
+                let (ta, tb) = (self.norm.a.text(&a.text), self.norm.b.text(&b.text));
+                if ta != tb && !same_text_through_ids(&ta, &tb, &self.state.ids) {
+                    self.push("body", Kind::Body, cut(&a.text, 160), cut(&b.text, 160));
+                }
+            }
+            _ => {
+                let show = |json: &Option<Value>, answer: &Answer| match json {
+                    Some(_) => "a JSON body".to_string(),
+                    None => format!("not JSON: {:?}", cut(answer.text.trim(), 80)),
+                };
+                self.push("body", Kind::Body, show(json_a, a), show(json_b, b));
+            }
+        }
+        false
     }
 
     fn headers(&mut self, a: &Answer, b: &Answer) {

@@ -85,6 +85,40 @@ fn run_cli(cli: &DiffCli, default_cases: &Source) -> Result<i32, String> {
             .block_on(crate::preflight::check(&client, &side.endpoint))
             .map_err(|e| format!("{} (--{flag} {}): {e}", side.name.letter(), side.endpoint.base_url))?;
     }
+    let played = play_all(cli, selection, [&a, &b], &runtime, &client);
+    let secrets = secrets_of([&a, &b]);
+    let context = report::Context {
+        sides: [&a, &b],
+        played: played.played,
+        skipped: &played.skipped,
+        ids: &played.state.ids,
+        clocks: &played.state.clocks,
+        max_shown: cli.max_shown,
+        color: cli.color.wanted(std::io::stdout().is_terminal()),
+        secrets: &secrets,
+    };
+    write_reports(cli, &played.collector, &context)?;
+    Ok(if cli.fail_on_difference && played.collector.differs() { EXIT_DIFFERENT } else { 0 })
+}
+
+/// What playing the selected cases gave.
+struct Played {
+    state: State,
+    collector: score::Collector,
+    skipped: Vec<(String, String)>,
+    played: usize,
+}
+
+/// Plays the selected cases one at a time on both sides (resetting both first for a case
+/// that wants a fresh store; one that cannot be reset is skipped) and compares the exchanges.
+fn play_all(
+    cli: &DiffCli,
+    selection: Selection,
+    sides: [&Side; 2],
+    runtime: &tokio::runtime::Runtime,
+    client: &reqwest::Client,
+) -> Played {
+    let [a, b] = sides;
     let ids = crate::ids::Ids::new();
     let case_ids = ids.case_ids(selection.play.iter().map(|c| c.name.as_str()));
     let mut state = State {
@@ -104,7 +138,7 @@ fn run_cli(cli: &DiffCli, default_cases: &Source) -> Result<i32, String> {
             eprint!("\r\x1b[K[{}/{total}] {}", n + 1, crate::escape::terminal(&crate::show::cut(&case.name, 70)));
         }
         if case.requires.iter().any(|r| r == "fresh-store") {
-            if let Err(e) = reset(&a).and_then(|()| reset(&b)) {
+            if let Err(e) = reset(a).and_then(|()| reset(b)) {
                 skipped.push((case.name.clone(), e));
                 continue;
             }
@@ -122,24 +156,12 @@ fn run_cli(cli: &DiffCli, default_cases: &Source) -> Result<i32, String> {
             let compared = compare::exchange(&mut state, &norm, exchange.space, &exchange.a, &exchange.b);
             collector.add(exchange, compared);
         };
-        runtime.block_on(play::play(case, [&a, &b], &client, &ctx, max_response, &mut on_exchange));
+        runtime.block_on(play::play(case, sides, client, &ctx, max_response, &mut on_exchange));
     }
     if progress {
         eprint!("\r\x1b[K");
     }
-    let secrets = secrets_of([&a, &b]);
-    let context = report::Context {
-        sides: [&a, &b],
-        played,
-        skipped: &skipped,
-        ids: &state.ids,
-        clocks: &state.clocks,
-        max_shown: cli.max_shown,
-        color: cli.color.wanted(std::io::stdout().is_terminal()),
-        secrets: &secrets,
-    };
-    write_reports(cli, &collector, &context)?;
-    Ok(if cli.fail_on_difference && collector.differs() { EXIT_DIFFERENT } else { 0 })
+    Played { state, collector, skipped, played }
 }
 
 /// The passwords of both sides, which the reports mask.

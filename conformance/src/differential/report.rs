@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::compare::Kind;
 use super::normalise::{Clocks, IdPairs};
 use super::play::Side;
-use super::score::{Collector, Ratio, Score};
+use super::score::{Collector, Ratio, RouteGroup, Score};
 use crate::escape::terminal;
 use crate::report::secrets::Secrets;
 
@@ -66,6 +66,36 @@ fn kind_name(kind: Kind) -> &'static str {
 /// The terminal report.
 pub fn render(collector: &Collector, ctx: &Context) -> String {
     let mut out = String::new();
+    sides_and_cases(&mut out, ctx);
+    let routes = collector.routes();
+    let differing: Vec<_> = routes.iter().filter(|r| !r.findings.is_empty()).collect();
+    if !differing.is_empty() {
+        let _ = writeln!(out, "\ndifferences by route (path, kind, occurrences, A's and B's values where first seen):");
+    }
+    for group in &differing {
+        route_differences(&mut out, group, ctx);
+    }
+    let _ = writeln!(out, "\nroutes: {} compared, {} with differences", routes.len(), differing.len());
+    let _ = writeln!(
+        out,
+        "IDs paired: {}; clocks: {}",
+        ctx.ids.len(),
+        match ctx.clocks.offset {
+            Some(0) => "B's agrees with A's".to_string(),
+            Some(offset) =>
+                format!("B's is {offset:+} s from A's (timestamps compared within {} s)", ctx.clocks.tolerance),
+            None => "no timestamp pair seen".to_string(),
+        }
+    );
+    out.push_str(&agreement(&collector.score));
+    let line = final_line(&collector.score, routes.len(), differing.len());
+    let color = if differing.is_empty() { GREEN } else { RED };
+    let _ = writeln!(out, "{}", paint(ctx.color, color, &line));
+    out
+}
+
+/// The head of the report: both sides, the cases played and skipped (the reasons counted).
+fn sides_and_cases(out: &mut String, ctx: &Context) {
     for side in ctx.sides {
         let e = &side.endpoint;
         let _ = writeln!(
@@ -88,44 +118,23 @@ pub fn render(collector: &Collector, ctx: &Context) -> String {
     for (reason, n) in reasons {
         let _ = writeln!(out, "  skipped {n}: {}", ctx.shown(reason));
     }
-    let routes = collector.routes();
-    let differing: Vec<_> = routes.iter().filter(|r| !r.findings.is_empty()).collect();
-    if !differing.is_empty() {
-        let _ = writeln!(out, "\ndifferences by route (path, kind, occurrences, A's and B's values where first seen):");
+}
+
+/// A route's differences: the first `--max-shown` findings, each with where it was first seen.
+fn route_differences(out: &mut String, group: &RouteGroup, ctx: &Context) {
+    let header = format!("{}: {} of {} exchanges differ", ctx.shown(&group.route), group.differing, group.exchanges);
+    let _ = writeln!(out, "{}", paint(ctx.color, BOLD, &header));
+    for finding in group.findings.iter().take(ctx.max_shown) {
+        let first = &finding.first;
+        let _ = writeln!(out, "  {} ({}, {}×)", ctx.shown(&finding.path), kind_name(finding.kind), finding.count);
+        let _ = writeln!(out, "      A: {}", ctx.shown(&first.a));
+        let _ = writeln!(out, "      B: {}", ctx.shown(&first.b));
+        let where_ = format!("{} {} {}", first.case, first.step, first.path);
+        let _ = writeln!(out, "      first at {}", ctx.shown(&where_));
     }
-    for group in &differing {
-        let header =
-            format!("{}: {} of {} exchanges differ", ctx.shown(&group.route), group.differing, group.exchanges);
-        let _ = writeln!(out, "{}", paint(ctx.color, BOLD, &header));
-        for finding in group.findings.iter().take(ctx.max_shown) {
-            let first = &finding.first;
-            let _ = writeln!(out, "  {} ({}, {}×)", ctx.shown(&finding.path), kind_name(finding.kind), finding.count);
-            let _ = writeln!(out, "      A: {}", ctx.shown(&first.a));
-            let _ = writeln!(out, "      B: {}", ctx.shown(&first.b));
-            let where_ = format!("{} {} {}", first.case, first.step, first.path);
-            let _ = writeln!(out, "      first at {}", ctx.shown(&where_));
-        }
-        if group.findings.len() > ctx.max_shown {
-            let _ = writeln!(out, "  … {} more (--max-shown, --json)", group.findings.len() - ctx.max_shown);
-        }
+    if group.findings.len() > ctx.max_shown {
+        let _ = writeln!(out, "  … {} more (--max-shown, --json)", group.findings.len() - ctx.max_shown);
     }
-    let _ = writeln!(out, "\nroutes: {} compared, {} with differences", routes.len(), differing.len());
-    let _ = writeln!(
-        out,
-        "IDs paired: {}; clocks: {}",
-        ctx.ids.len(),
-        match ctx.clocks.offset {
-            Some(0) => "B's agrees with A's".to_string(),
-            Some(offset) =>
-                format!("B's is {offset:+} s from A's (timestamps compared within {} s)", ctx.clocks.tolerance),
-            None => "no timestamp pair seen".to_string(),
-        }
-    );
-    out.push_str(&agreement(&collector.score));
-    let line = final_line(&collector.score, routes.len(), differing.len());
-    let color = if differing.is_empty() { GREEN } else { RED };
-    let _ = writeln!(out, "{}", paint(ctx.color, color, &line));
-    out
 }
 
 /// The agreement block: one line per aspect, with what it counts.

@@ -7,9 +7,9 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json_path::JsonPath;
 
-use super::raw::{Located, RawFile, RawStep};
+use super::raw::{Located, RawCase, RawExpect, RawFile, RawRequest, RawStep};
 use crate::model::{Body, Capture, Case, CaseFile, Expect, Level, PathExpr, Request, Step, Target};
-use crate::node::{Issue, Key, Node, NodeKind, Text};
+use crate::node::{Issue, Key, Node, NodeKind, Text, Tpl};
 use crate::pattern;
 use crate::template::{self, Part, Template, BUILTINS};
 use crate::yaml::Pos;
@@ -48,83 +48,119 @@ fn level(text: &Text, issues: &mut Vec<Issue>) -> Option<Level> {
     level
 }
 
+/// What the top of a file gives every case in it.
+struct FileDefaults {
+    level: Option<Level>,
+    tags: Vec<String>,
+    spec: Vec<String>,
+    requires: Vec<String>,
+    vars: Vec<(Text, Node)>,
+}
+
 pub fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>) -> CaseFile {
-    let file_level = raw.level.as_ref().and_then(|l| level(l, issues));
-    let file_tags = texts(&raw.tags);
-    let file_spec = texts(&raw.spec);
-    let file_requires = requirements(&raw.requires, issues);
-    let file_vars: Vec<(Text, Node)> = raw.vars;
+    let file = FileDefaults {
+        level: raw.level.as_ref().and_then(|l| level(l, issues)),
+        tags: texts(&raw.tags),
+        spec: texts(&raw.spec),
+        requires: requirements(&raw.requires, issues),
+        vars: raw.vars,
+    };
     let mut names = HashSet::new();
     let mut cases = Vec::new();
     for located in raw.cases {
-        let case = located.value;
-        // A missing name is already an issue; the case is still checked under a stand-in.
-        let named = case.name.is_some();
-        let case_name = case.name.clone().unwrap_or(Text { at: located.at, text: format!("#{}", cases.len() + 1) });
-        if named && (case_name.text.trim().is_empty() || case_name.text.contains('\n')) {
-            issues.push(Issue { at: case_name.at, message: "a case name must be one non-empty line".into() });
-        }
-        if named && !names.insert(case_name.text.clone()) {
-            issues.push(Issue {
-                at: case_name.at,
-                message: format!(
-                    "another case in this file is also named {:?}: names must be unique within a file",
-                    case_name.text
-                ),
-            });
-        }
-        let level = match &case.level {
-            Some(l) => level(l, issues),
-            None => file_level,
-        };
-        if case.level.is_none() && file_level.is_none() {
-            issues.push(Issue {
-                at: located.at,
-                message: format!(
-                    "case {:?} has no level: add `level: must` (or should, may) to the case or at the top of the file",
-                    case_name.text
-                ),
-            });
-        }
-        let mut vars: Vec<(Text, Node)> = file_vars.clone();
-        for (key, value) in case.vars.unwrap_or_default() {
-            vars.retain(|(k, _)| k.text != key.text);
-            vars.push((key, value));
-        }
-        let mut scope: BTreeSet<String> = BUILTINS.iter().map(|s| s.to_string()).collect();
-        scope.extend(vars.iter().map(|(k, _)| k.text.clone()));
-        let case_label = case_name.text.clone();
-        for (_, value) in &vars {
-            check_node_vars(value, &scope, &case_label, issues);
-        }
-        if case.steps.as_ref().is_some_and(Vec::is_empty) {
-            issues
-                .push(Issue { at: located.at, message: format!("case {case_label:?} has no steps: add at least one") });
-        }
-        let mut steps = Vec::new();
-        for step in case.steps.unwrap_or_default() {
-            steps.push(build_step(step, &mut scope, &case_label, issues));
-        }
-        let mut cleanup = Vec::new();
-        for step in case.cleanup {
-            cleanup.push(build_step(step, &mut scope, &case_label, issues));
-        }
-        cases.push(Case {
-            name: format!("{name}::{}", case_name.text),
-            file: path.to_string(),
-            level: level.unwrap_or(Level::Must),
-            tags: merge(&file_tags, texts(&case.tags)),
-            spec: merge(&file_spec, texts(&case.spec)),
-            requires: merge(&file_requires, requirements(&case.requires, issues)),
-            vars: vars.into_iter().map(|(k, v)| (k.text, v)).collect(),
-            steps,
-            cleanup,
-        });
-        if let Some(case) = cases.last() {
-            super::bounds::check(case, issues);
-        }
+        let case = build_case(name, path, located, cases.len() + 1, &file, &mut names, issues);
+        super::bounds::check(&case, issues);
+        cases.push(case);
     }
     CaseFile { name: name.to_string(), path: path.to_string(), cases }
+}
+
+/// The case's name (`#number` when it has none, which is already an issue), checked to be one
+/// line and unique within the file.
+fn case_name(case: &RawCase, at: Pos, number: usize, names: &mut HashSet<String>, issues: &mut Vec<Issue>) -> Text {
+    let Some(name) = case.name.clone() else { return Text { at, text: format!("#{number}") } };
+    if name.text.trim().is_empty() || name.text.contains('\n') {
+        issues.push(Issue { at: name.at, message: "a case name must be one non-empty line".into() });
+    }
+    if !names.insert(name.text.clone()) {
+        issues.push(Issue {
+            at: name.at,
+            message: format!(
+                "another case in this file is also named {:?}: names must be unique within a file",
+                name.text
+            ),
+        });
+    }
+    name
+}
+
+/// The case's own level, else the file's; a case with neither is an issue.
+fn case_level(own: Option<&Text>, file: Option<Level>, at: Pos, name: &str, issues: &mut Vec<Issue>) -> Option<Level> {
+    let Some(own) = own else {
+        if file.is_none() {
+            issues.push(Issue {
+                at,
+                message: format!(
+                    "case {name:?} has no level: add `level: must` (or should, may) to the case or at the top of the file"
+                ),
+            });
+        }
+        return file;
+    };
+    level(own, issues)
+}
+
+/// The file's `vars`, with the case's own replacing those of the same name.
+fn case_vars(file_vars: &[(Text, Node)], own: Vec<(Text, Node)>) -> Vec<(Text, Node)> {
+    let mut vars = file_vars.to_vec();
+    for (key, value) in own {
+        vars.retain(|(k, _)| k.text != key.text);
+        vars.push((key, value));
+    }
+    vars
+}
+
+fn build_case(
+    file_name: &str,
+    path: &str,
+    located: Located<RawCase>,
+    number: usize,
+    file: &FileDefaults,
+    names: &mut HashSet<String>,
+    issues: &mut Vec<Issue>,
+) -> Case {
+    let case = located.value;
+    let case_name = case_name(&case, located.at, number, names, issues);
+    let level = case_level(case.level.as_ref(), file.level, located.at, &case_name.text, issues);
+    let vars = case_vars(&file.vars, case.vars.unwrap_or_default());
+    let mut scope: BTreeSet<String> = BUILTINS.iter().map(|s| s.to_string()).collect();
+    scope.extend(vars.iter().map(|(k, _)| k.text.clone()));
+    let case_label = case_name.text.clone();
+    for (_, value) in &vars {
+        check_node_vars(value, &scope, &case_label, issues);
+    }
+    if case.steps.as_ref().is_some_and(Vec::is_empty) {
+        issues.push(Issue { at: located.at, message: format!("case {case_label:?} has no steps: add at least one") });
+    }
+    let steps: Vec<Step> = case
+        .steps
+        .unwrap_or_default()
+        .into_iter()
+        .map(|step| build_step(step, &mut scope, &case_label, issues))
+        .collect();
+    let cleanup: Vec<Step> =
+        case.cleanup.into_iter().map(|step| build_step(step, &mut scope, &case_label, issues)).collect();
+    Case {
+        name: format!("{file_name}::{}", case_name.text),
+        file: path.to_string(),
+        level: level.unwrap_or(Level::Must),
+        tags: merge(&file.tags, texts(&case.tags)),
+        spec: merge(&file.spec, texts(&case.spec)),
+        requires: merge(&file.requires, requirements(&case.requires, issues)),
+        vars: vars.into_iter().map(|(k, v)| (k.text, v)).collect(),
+        steps,
+        cleanup,
+    }
 }
 
 fn unknown_variable(at: Pos, name: &str, case: &str, scope: &BTreeSet<String>) -> Issue {
@@ -248,6 +284,29 @@ fn is_token(method: &str) -> bool {
 
 fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Step {
     let step = located.value;
+    let local = step_scope(&step, located.at, scope, case, issues);
+    let (raw, request_at) = match step.request {
+        Some(request) => (request.value, request.at),
+        None => (Default::default(), located.at),
+    };
+    let request = build_request(raw, request_at, &local, case, issues);
+    let expect = match step.expect {
+        Some(raw) => build_expect(raw, &local, case, issues),
+        None => Expect::default(),
+    };
+    let capture = build_captures(step.capture, scope, &local, case, issues);
+    Step { request, expect, capture, repeat: step.repeat, foreach: step.foreach.map(|f| f.text) }
+}
+
+/// The names a step's templates can use: the case's scope, plus `index` in a step that
+/// repeats and `item` in one that goes through a list (checked to be in scope).
+fn step_scope(
+    step: &RawStep,
+    at: Pos,
+    scope: &BTreeSet<String>,
+    case: &str,
+    issues: &mut Vec<Issue>,
+) -> BTreeSet<String> {
     let mut local = scope.clone();
     if let Some(name) = &step.foreach {
         if !scope.contains(&name.text) {
@@ -255,7 +314,7 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
         }
         if step.repeat.is_some() {
             issues.push(Issue {
-                at: located.at,
+                at,
                 message: "a step takes `repeat` or `foreach`, not both: split it into two steps".into(),
             });
         }
@@ -266,78 +325,34 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
     if step.foreach.is_some() {
         local.insert("item".into());
     }
+    local
+}
 
-    let (raw, request_id) = match step.request {
-        Some(request) => (request.value, request.at),
-        None => (Default::default(), located.at),
-    };
-    let method = match &raw.method {
-        Some(m) => {
-            let upper = m.text.to_ascii_uppercase();
-            if !is_token(&upper) {
-                issues.push(Issue { at: m.at, message: format!("`{}` is not an HTTP method", m.text) });
-            }
-            upper
-        }
-        None => "GET".to_string(),
-    };
-    let target = match (raw.path, raw.url) {
-        (Some(path), None) => {
-            check_template_vars(path.at, &path.template, &local, case, issues);
-            Target::Path(path.template)
-        }
-        (None, Some(url)) => {
-            check_template_vars(url.at, &url.template, &local, case, issues);
-            Target::Url(url.template)
-        }
-        (Some(_), Some(_)) => {
-            issues.push(Issue { at: request_id, message: "a request has `path` or `url`, not both".into() });
-            Target::Path(Template::literal(""))
-        }
-        (None, None) if raw.address_given => Target::Path(Template::literal("")),
-        (None, None) => {
-            issues.push(Issue {
-                at: request_id,
-                message: "the request has no address: add `path` (under the namespace, `\"\"` for its index) or `url`"
-                    .into(),
-            });
-            Target::Path(Template::literal(""))
-        }
-    };
+fn build_request(raw: RawRequest, at: Pos, local: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Request {
+    let method = request_method(raw.method.as_ref(), issues);
+    let target = request_target(raw.path, raw.url, raw.address_given, at, local, case, issues);
     if let Some(lang) = &raw.lang {
-        check_template_vars(lang.at, &lang.template, &local, case, issues);
+        check_template_vars(lang.at, &lang.template, local, case, issues);
     }
-    let mut query = Vec::new();
-    for (key, value) in raw.query {
-        check_node_vars(&value, &local, case, issues);
-        query.push((templated_key(key, &local, case, issues), value));
-    }
+    let query = templated_entries(raw.query, local, case, issues);
     let bodies = [raw.json.is_some(), raw.form.is_some(), raw.body.is_some()].iter().filter(|b| **b).count();
     if bodies > 1 {
-        issues.push(Issue {
-            at: request_id,
-            message: "a request has one body: `json`, `form` or `body`, not several".into(),
-        });
+        issues.push(Issue { at, message: "a request has one body: `json`, `form` or `body`, not several".into() });
     }
     let body = if let Some(json) = raw.json {
-        check_node_vars(&json, &local, case, issues);
+        check_node_vars(&json, local, case, issues);
         Body::Json(json)
     } else if let Some(form) = raw.form {
-        let mut out = Vec::new();
-        for (key, value) in form {
-            check_node_vars(&value, &local, case, issues);
-            out.push((templated_key(key, &local, case, issues), value));
-        }
-        Body::Form(out)
+        Body::Form(templated_entries(form, local, case, issues))
     } else if let Some(body) = raw.body {
-        check_template_vars(body.at, &body.template, &local, case, issues);
+        check_template_vars(body.at, &body.template, local, case, issues);
         Body::Raw(body.template)
     } else {
         Body::None
     };
     let mut headers = Vec::new();
     for (key, value) in raw.headers {
-        check_template_vars(value.at, &value.template, &local, case, issues);
+        check_template_vars(value.at, &value.template, local, case, issues);
         headers.push((key.text, value.template));
     }
     if let Some(auth) = &raw.auth {
@@ -345,47 +360,111 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
             issues.push(Issue { at: auth.at, message });
         }
     }
-    let request = Request {
-        at: request_id,
-        method,
-        target,
-        lang: raw.lang.map(|l| l.template),
-        query,
-        body,
-        headers,
-        auth: raw.auth.map(|a| a.text),
-    };
+    let lang = raw.lang.map(|l| l.template);
+    Request { at, method, target, lang, query, body, headers, auth: raw.auth.map(|a| a.text) }
+}
 
-    let mut expect = Expect::default();
-    if let Some(raw) = step.expect {
-        if let Some(status) = raw.status {
-            check_node_vars(&status, &local, case, issues);
-            check_pattern(&status, issues);
-            issues.extend(super::types::status(&status));
-            expect.status = Some(status);
+/// The method in upper case (`GET` when none is given); one that is not a token is an issue.
+fn request_method(method: Option<&Text>, issues: &mut Vec<Issue>) -> String {
+    let Some(m) = method else { return "GET".to_string() };
+    let upper = m.text.to_ascii_uppercase();
+    if !is_token(&upper) {
+        issues.push(Issue { at: m.at, message: format!("`{}` is not an HTTP method", m.text) });
+    }
+    upper
+}
+
+/// Where the request goes: its `path` or its `url`, exactly one of them.
+fn request_target(
+    path: Option<Tpl>,
+    url: Option<Tpl>,
+    address_given: bool,
+    at: Pos,
+    local: &BTreeSet<String>,
+    case: &str,
+    issues: &mut Vec<Issue>,
+) -> Target {
+    match (path, url) {
+        (Some(path), None) => {
+            check_template_vars(path.at, &path.template, local, case, issues);
+            Target::Path(path.template)
         }
-        for (key, value) in raw.headers {
-            check_node_vars(&value, &local, case, issues);
-            check_pattern(&value, issues);
-            issues.extend(super::types::header(&value));
-            expect.headers.push((key.text, value));
+        (None, Some(url)) => {
+            check_template_vars(url.at, &url.template, local, case, issues);
+            Target::Url(url.template)
         }
-        if let Some(json) = raw.json {
-            check_node_vars(&json, &local, case, issues);
-            check_pattern(&json, issues);
-            expect.json = Some(json);
+        (Some(_), Some(_)) => {
+            issues.push(Issue { at, message: "a request has `path` or `url`, not both".into() });
+            Target::Path(Template::literal(""))
         }
-        for (key, value) in raw.paths {
-            check_node_vars(&value, &local, case, issues);
-            check_pattern(&value, issues);
-            if let Some(path) = parse_json_path(&key, &local, case, issues) {
-                expect.paths.push((path, value));
-            }
+        (None, None) if address_given => Target::Path(Template::literal("")),
+        (None, None) => {
+            issues.push(Issue {
+                at,
+                message: "the request has no address: add `path` (under the namespace, `\"\"` for its index) or `url`"
+                    .into(),
+            });
+            Target::Path(Template::literal(""))
         }
     }
+}
 
+/// Request data (`query`, `form`): each value and key checked, each key parsed as a template.
+fn templated_entries(
+    entries: Vec<(Text, Node)>,
+    local: &BTreeSet<String>,
+    case: &str,
+    issues: &mut Vec<Issue>,
+) -> Vec<(Key, Node)> {
+    let mut out = Vec::new();
+    for (key, value) in entries {
+        check_node_vars(&value, local, case, issues);
+        out.push((templated_key(key, local, case, issues), value));
+    }
+    out
+}
+
+/// A pattern of `expect`: its variables in scope and its pattern well formed.
+fn checked_pattern(node: &Node, local: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) {
+    check_node_vars(node, local, case, issues);
+    check_pattern(node, issues);
+}
+
+fn build_expect(raw: RawExpect, local: &BTreeSet<String>, case: &str, issues: &mut Vec<Issue>) -> Expect {
+    let mut expect = Expect::default();
+    if let Some(status) = raw.status {
+        checked_pattern(&status, local, case, issues);
+        issues.extend(super::types::status(&status));
+        expect.status = Some(status);
+    }
+    for (key, value) in raw.headers {
+        checked_pattern(&value, local, case, issues);
+        issues.extend(super::types::header(&value));
+        expect.headers.push((key.text, value));
+    }
+    if let Some(json) = raw.json {
+        checked_pattern(&json, local, case, issues);
+        expect.json = Some(json);
+    }
+    for (key, value) in raw.paths {
+        checked_pattern(&value, local, case, issues);
+        if let Some(path) = parse_json_path(&key, local, case, issues) {
+            expect.paths.push((path, value));
+        }
+    }
+    expect
+}
+
+/// The step's `capture`: each name joins `scope` for the steps after it.
+fn build_captures(
+    captures: Vec<(Text, Text)>,
+    scope: &mut BTreeSet<String>,
+    local: &BTreeSet<String>,
+    case: &str,
+    issues: &mut Vec<Issue>,
+) -> Vec<(String, Capture)> {
     let mut capture = Vec::new();
-    for (name, source) in step.capture {
+    for (name, source) in captures {
         if BUILTINS.contains(&name.text.as_str()) || name.text == "item" || name.text == "index" {
             issues.push(Issue {
                 at: name.at,
@@ -401,10 +480,10 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
                 });
             }
             capture.push((name.text.clone(), Capture::Header(header.to_string())));
-        } else if let Some(path) = parse_json_path(&source, &local, case, issues) {
+        } else if let Some(path) = parse_json_path(&source, local, case, issues) {
             capture.push((name.text.clone(), Capture::Path(path)));
         }
         scope.insert(name.text);
     }
-    Step { request, expect, capture, repeat: step.repeat, foreach: step.foreach.map(|f| f.text) }
+    capture
 }

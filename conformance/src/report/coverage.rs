@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use serde_json::{json, Value};
 
-use crate::coverage::{self, Coverage, Item, SectionKind};
+use crate::coverage::{self, Coverage, Item, Section, SectionKind};
 
 /// The mark of an item without a case; grep for it.
 pub const UNCOVERED: &str = "NO CASE";
@@ -41,6 +41,15 @@ fn note(item: &Item) -> String {
     item.note.as_deref().map(|n| format!("  ({n})")).unwrap_or_default()
 }
 
+/// The mark after a covered item (none) or an uncovered one.
+fn mark(paint: &Paint, covered: bool) -> String {
+    if covered {
+        String::new()
+    } else {
+        format!("  {}", paint.red(UNCOVERED))
+    }
+}
+
 /// The matrix as text: one block per section, then a summary line per section and a verdict.
 /// `source` names where the cases came from (the folder).
 pub fn render(coverage: &Coverage, source: &str, color: bool) -> String {
@@ -56,75 +65,9 @@ pub fn render(coverage: &Coverage, source: &str, color: bool) -> String {
     );
     for section in &coverage.sections {
         match section.kind {
-            SectionKind::Routes => {
-                let width = section.items.iter().map(|i| i.group.len()).max().unwrap_or(0);
-                let _ = writeln!(out, "{}", paint.bold(section.kind.name()));
-                for item in &section.items {
-                    let mark = if item.is_covered() { String::new() } else { format!("  {}", paint.red(UNCOVERED)) };
-                    let _ = writeln!(
-                        out,
-                        "  {:<7} {:<width$} {:>5}{mark}{}",
-                        item.name,
-                        item.group,
-                        item.cases.len(),
-                        note(item)
-                    );
-                }
-            }
-            SectionKind::Parameters | SectionKind::Errors => {
-                let width = section.items.iter().map(|i| i.name.len()).max().unwrap_or(0).max(24);
-                let _ = writeln!(out, "{}", paint.bold(section.kind.name()));
-                for (group, items) in coverage::groups(section) {
-                    let indent = if group.is_empty() { "  " } else { "    " };
-                    if !group.is_empty() {
-                        let _ = writeln!(out, "  {group}");
-                    }
-                    for item in items {
-                        let mark =
-                            if item.is_covered() { String::new() } else { format!("  {}", paint.red(UNCOVERED)) };
-                        let _ =
-                            writeln!(out, "{indent}{:<width$} {:>5}{mark}{}", item.name, item.cases.len(), note(item));
-                    }
-                }
-            }
-            SectionKind::WriteFields => {
-                let width = section.items.iter().map(|i| i.name.len()).max().unwrap_or(0).max(24);
-                let _ = writeln!(
-                    out,
-                    "{}{}create  update",
-                    paint.bold(section.kind.name()),
-                    " ".repeat((4 + width + 1).saturating_sub(section.kind.name().chars().count()))
-                );
-                for (group, items) in coverage::groups(section) {
-                    let _ = writeln!(out, "  {group}");
-                    let creates = items.iter().filter(|i| i.column == Some("create"));
-                    for create in creates {
-                        let update =
-                            items.iter().find(|i| i.column == Some("update") && i.name == create.name).copied();
-                        let update_count = update.map(|u| u.cases.len().to_string()).unwrap_or_else(|| "-".into());
-                        let mut missing = Vec::new();
-                        if !create.is_covered() {
-                            missing.push("create");
-                        }
-                        if update.is_some_and(|u| !u.is_covered()) {
-                            missing.push("update");
-                        }
-                        let mark = if missing.is_empty() {
-                            String::new()
-                        } else {
-                            format!("  {}", paint.red(&format!("{UNCOVERED}: {}", missing.join(", "))))
-                        };
-                        let _ = writeln!(
-                            out,
-                            "    {:<width$} {:>6} {:>7}{mark}{}",
-                            create.name,
-                            create.cases.len(),
-                            update_count,
-                            note(create)
-                        );
-                    }
-                }
-            }
+            SectionKind::Routes => routes_block(&mut out, section, &paint),
+            SectionKind::Parameters | SectionKind::Errors => grouped_block(&mut out, section, &paint),
+            SectionKind::WriteFields => write_fields_block(&mut out, section, &paint),
         }
         out.push('\n');
     }
@@ -138,6 +81,70 @@ pub fn render(coverage: &Coverage, source: &str, color: bool) -> String {
     }
     out.push_str(&summary(coverage, color));
     out
+}
+
+/// Routes × methods: one line per item, the method then the route.
+fn routes_block(out: &mut String, section: &Section, paint: &Paint) {
+    let width = section.items.iter().map(|i| i.group.len()).max().unwrap_or(0);
+    let _ = writeln!(out, "{}", paint.bold(section.kind.name()));
+    for item in &section.items {
+        let mark = mark(paint, item.is_covered());
+        let _ = writeln!(out, "  {:<7} {:<width$} {:>5}{mark}{}", item.name, item.group, item.cases.len(), note(item));
+    }
+}
+
+/// Parameters, errors: the items under their group.
+fn grouped_block(out: &mut String, section: &Section, paint: &Paint) {
+    let width = section.items.iter().map(|i| i.name.len()).max().unwrap_or(0).max(24);
+    let _ = writeln!(out, "{}", paint.bold(section.kind.name()));
+    for (group, items) in coverage::groups(section) {
+        let indent = if group.is_empty() { "  " } else { "    " };
+        if !group.is_empty() {
+            let _ = writeln!(out, "  {group}");
+        }
+        for item in items {
+            let mark = mark(paint, item.is_covered());
+            let _ = writeln!(out, "{indent}{:<width$} {:>5}{mark}{}", item.name, item.cases.len(), note(item));
+        }
+    }
+}
+
+/// Write fields: one line per field of a resource, with a column for create and one for update.
+fn write_fields_block(out: &mut String, section: &Section, paint: &Paint) {
+    let width = section.items.iter().map(|i| i.name.len()).max().unwrap_or(0).max(24);
+    let _ = writeln!(
+        out,
+        "{}{}create  update",
+        paint.bold(section.kind.name()),
+        " ".repeat((4 + width + 1).saturating_sub(section.kind.name().chars().count()))
+    );
+    for (group, items) in coverage::groups(section) {
+        let _ = writeln!(out, "  {group}");
+        for create in items.iter().filter(|i| i.column == Some("create")) {
+            let update = items.iter().find(|i| i.column == Some("update") && i.name == create.name).copied();
+            let update_count = update.map(|u| u.cases.len().to_string()).unwrap_or_else(|| "-".into());
+            let mut missing = Vec::new();
+            if !create.is_covered() {
+                missing.push("create");
+            }
+            if update.is_some_and(|u| !u.is_covered()) {
+                missing.push("update");
+            }
+            let mark = if missing.is_empty() {
+                String::new()
+            } else {
+                format!("  {}", paint.red(&format!("{UNCOVERED}: {}", missing.join(", "))))
+            };
+            let _ = writeln!(
+                out,
+                "    {:<width$} {:>6} {:>7}{mark}{}",
+                create.name,
+                create.cases.len(),
+                update_count,
+                note(create)
+            );
+        }
+    }
 }
 
 /// The summary lines: one per section, then the verdict.

@@ -94,50 +94,57 @@ pub fn render(reports: &[CaseReport], secrets: &Secrets) -> String {
         let time: f64 = list.iter().map(|r| r.duration.as_secs_f64()).sum();
         let _ = writeln!(out, "  <testsuite name=\"{}\" {} time=\"{time:.3}\">", escape(file), counts(&list));
         for report in list {
-            let case = report.name.split_once("::").map(|(_, c)| c).unwrap_or(&report.name);
-            let _ = write!(
-                out,
-                "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" time=\"{:.3}\"",
-                escape(case),
-                escape(file),
-                escape(&report.file),
-                report.duration.as_secs_f64()
-            );
-            let body = match (kind(report), &report.outcome) {
-                (Kind::Pass, _) => None,
-                (Kind::Failure, Outcome::Passed) => Some(
-                    "      <failure message=\"unexpected pass: listed as an expected failure\" type=\"unexpected-pass\"/>\n"
-                        .to_string(),
-                ),
-                (Kind::Skipped, Outcome::Skipped(reason)) => {
-                    Some(format!("      <skipped message=\"{}\"/>\n", escape(reason)))
-                }
-                (Kind::Skipped, _) => Some(format!(
-                    "      <skipped message=\"expected failure: {}\" type=\"expected-failure\"/>\n",
-                    escape(&short_reason(report, secrets))
-                )),
-                (k, _) => {
-                    let tag = if k == Kind::Error { "error" } else { "failure" };
-                    Some(format!(
-                        "      <{tag} message=\"{}\" type=\"{tag}\">{}</{tag}>\n",
-                        escape(&short_reason(report, secrets)),
-                        escape(&failure_message(report, Style { color: false }, secrets))
-                    ))
-                }
-            };
-            match body {
-                None => out.push_str("/>\n"),
-                Some(body) => {
-                    out.push_str(">\n");
-                    out.push_str(&body);
-                    out.push_str("    </testcase>\n");
-                }
-            }
+            testcase(&mut out, file, report, secrets);
         }
         out.push_str("  </testsuite>\n");
     }
     out.push_str("</testsuites>\n");
     out
+}
+
+/// One `<testcase>`, with what it holds: nothing for a pass, else a `<failure>`, an `<error>`
+/// or a `<skipped>`.
+fn testcase(out: &mut String, file: &str, report: &CaseReport, secrets: &Secrets) {
+    let case = report.name.split_once("::").map(|(_, c)| c).unwrap_or(&report.name);
+    let _ = write!(
+        out,
+        "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" time=\"{:.3}\"",
+        escape(case),
+        escape(file),
+        escape(&report.file),
+        report.duration.as_secs_f64()
+    );
+    match testcase_body(report, secrets) {
+        None => out.push_str("/>\n"),
+        Some(body) => {
+            out.push_str(">\n");
+            out.push_str(&body);
+            out.push_str("    </testcase>\n");
+        }
+    }
+}
+
+fn testcase_body(report: &CaseReport, secrets: &Secrets) -> Option<String> {
+    match (kind(report), &report.outcome) {
+        (Kind::Pass, _) => None,
+        (Kind::Failure, Outcome::Passed) => Some(
+            "      <failure message=\"unexpected pass: listed as an expected failure\" type=\"unexpected-pass\"/>\n"
+                .to_string(),
+        ),
+        (Kind::Skipped, Outcome::Skipped(reason)) => Some(format!("      <skipped message=\"{}\"/>\n", escape(reason))),
+        (Kind::Skipped, _) => Some(format!(
+            "      <skipped message=\"expected failure: {}\" type=\"expected-failure\"/>\n",
+            escape(&short_reason(report, secrets))
+        )),
+        (k, _) => {
+            let tag = if k == Kind::Error { "error" } else { "failure" };
+            Some(format!(
+                "      <{tag} message=\"{}\" type=\"{tag}\">{}</{tag}>\n",
+                escape(&short_reason(report, secrets)),
+                escape(&failure_message(report, Style { color: false }, secrets))
+            ))
+        }
+    }
 }
 
 #[cfg(test)]

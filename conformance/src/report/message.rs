@@ -96,23 +96,34 @@ fn step_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Sec
         let _ = writeln!(out, "    status: {status}");
     }
     if !step.mismatches.is_empty() {
-        let _ = writeln!(out, "    mismatches:");
-        for m in step.mismatches.iter().take(MAX_MISMATCHES) {
-            let place = location(report, m.at).map(|l| format!(" (at {l})")).unwrap_or_default();
-            let (expected, actual) = (shown(secrets, &m.expected), shown(secrets, &m.actual));
-            let _ = writeln!(
-                out,
-                "      {}: expected {}, got {}{}",
-                style.paint(BOLD, &shown(secrets, &m.path)),
-                style.paint(GREEN, &expected),
-                style.paint(RED, &actual),
-                terminal(&place)
-            );
-        }
-        if step.mismatches.len() > MAX_MISMATCHES {
-            let _ = writeln!(out, "      … {} more mismatches", step.mismatches.len() - MAX_MISMATCHES);
-        }
+        mismatches_text(report, step, style, secrets, out);
     }
+    body_text(step, style, secrets, out);
+}
+
+/// The mismatches of a step, the first [`MAX_MISMATCHES`] of them with where each stands.
+fn mismatches_text(report: &CaseReport, step: &StepRecord, style: Style, secrets: &Secrets, out: &mut String) {
+    let _ = writeln!(out, "    mismatches:");
+    for m in step.mismatches.iter().take(MAX_MISMATCHES) {
+        let place = location(report, m.at).map(|l| format!(" (at {l})")).unwrap_or_default();
+        let (expected, actual) = (shown(secrets, &m.expected), shown(secrets, &m.actual));
+        let _ = writeln!(
+            out,
+            "      {}: expected {}, got {}{}",
+            style.paint(BOLD, &shown(secrets, &m.path)),
+            style.paint(GREEN, &expected),
+            style.paint(RED, &actual),
+            terminal(&place)
+        );
+    }
+    if step.mismatches.len() > MAX_MISMATCHES {
+        let _ = writeln!(out, "      … {} more mismatches", step.mismatches.len() - MAX_MISMATCHES);
+    }
+}
+
+/// What a step shows of the body: the diff when there is one, else (for a failed step) the
+/// body itself, text or an excerpt of its JSON.
+fn body_text(step: &StepRecord, style: Style, secrets: &Secrets, out: &mut String) {
     match (&step.diff, &step.body) {
         (Some(diff), _) => {
             let _ = writeln!(out, "    diff of the expected pattern (-) and the actual body (+):");

@@ -171,37 +171,7 @@ fn one_line(text: &str) -> String {
 /// when they can be moved to `$SITE`.
 fn server(report: &CaseReport, target: &Target, out: &mut String) -> Option<String> {
     match (target, &report.server) {
-        (Target::Embedded, Some(server)) => {
-            let port: u16 = server.listen.rsplit(':').next().and_then(|p| p.parse().ok()).unwrap_or(8080);
-            let host = server.listen.rsplit_once(':').map(|(h, _)| h).unwrap_or("127.0.0.1");
-            let site = format!("http://{}", server.listen);
-            let command = server_options(server, host);
-            let _ =
-                writeln!(out, "# The case ran against the embedded reference server, started as below (the same port,");
-            let _ = writeln!(out, "# clock and names). START_SERVER=0 uses one that runs already; PORT moves it;");
-            let _ = writeln!(
-                out,
-                "# REFERENCE_SERVER names the program (default: on the PATH, else `cargo run` in the repository)."
-            );
-            let _ = writeln!(out, "PORT=${{PORT:-{port}}}");
-            let _ = writeln!(out, "SITE={}\"$PORT\"", shell_word(&format!("http://{host}:")));
-            out.push_str(
-                "server_pid=\nstop_server() { [ -z \"$server_pid\" ] || kill \"$server_pid\" 2>/dev/null; }\n",
-            );
-            out.push_str("if [ \"${START_SERVER:-1}\" = 1 ]; then\n");
-            out.push_str("    if [ -z \"${REFERENCE_SERVER:-}\" ]; then\n");
-            out.push_str(
-                "        if command -v reference-server >/dev/null 2>&1; then REFERENCE_SERVER=reference-server\n",
-            );
-            out.push_str("        else REFERENCE_SERVER=\"cargo run --quiet -p reference-server --\"; fi\n    fi\n");
-            let _ = writeln!(out, "    $REFERENCE_SERVER {command} >/dev/null 2>&1 &");
-            out.push_str("    server_pid=$!\n    tries=0\n");
-            out.push_str("    until curl -s -o /dev/null \"$SITE/\"; do\n");
-            out.push_str("        tries=$((tries + 1))\n");
-            out.push_str("        if [ \"$tries\" -gt 600 ] || ! kill -0 \"$server_pid\" 2>/dev/null; then echo \"the reference server did not start\" >&2; exit 1; fi\n");
-            out.push_str("        sleep 0.1\n    done\nfi\n\n");
-            Some(site)
-        }
+        (Target::Embedded, Some(server)) => Some(embedded_server(server, out)),
         (Target::Outside { base_url }, _) => {
             let _ = writeln!(
                 out,
@@ -220,6 +190,35 @@ fn server(report: &CaseReport, target: &Target, out: &mut String) -> Option<Stri
             None
         }
     }
+}
+
+/// Writes how to start the embedded reference server as the case had it (the same port, clock
+/// and names) and wait for it; returns its site address.
+fn embedded_server(server: &crate::outcome::ServerRecord, out: &mut String) -> String {
+    let port: u16 = server.listen.rsplit(':').next().and_then(|p| p.parse().ok()).unwrap_or(8080);
+    let host = server.listen.rsplit_once(':').map(|(h, _)| h).unwrap_or("127.0.0.1");
+    let site = format!("http://{}", server.listen);
+    let command = server_options(server, host);
+    let _ = writeln!(out, "# The case ran against the embedded reference server, started as below (the same port,");
+    let _ = writeln!(out, "# clock and names). START_SERVER=0 uses one that runs already; PORT moves it;");
+    let _ = writeln!(
+        out,
+        "# REFERENCE_SERVER names the program (default: on the PATH, else `cargo run` in the repository)."
+    );
+    let _ = writeln!(out, "PORT=${{PORT:-{port}}}");
+    let _ = writeln!(out, "SITE={}\"$PORT\"", shell_word(&format!("http://{host}:")));
+    out.push_str("server_pid=\nstop_server() { [ -z \"$server_pid\" ] || kill \"$server_pid\" 2>/dev/null; }\n");
+    out.push_str("if [ \"${START_SERVER:-1}\" = 1 ]; then\n");
+    out.push_str("    if [ -z \"${REFERENCE_SERVER:-}\" ]; then\n");
+    out.push_str("        if command -v reference-server >/dev/null 2>&1; then REFERENCE_SERVER=reference-server\n");
+    out.push_str("        else REFERENCE_SERVER=\"cargo run --quiet -p reference-server --\"; fi\n    fi\n");
+    let _ = writeln!(out, "    $REFERENCE_SERVER {command} >/dev/null 2>&1 &");
+    out.push_str("    server_pid=$!\n    tries=0\n");
+    out.push_str("    until curl -s -o /dev/null \"$SITE/\"; do\n");
+    out.push_str("        tries=$((tries + 1))\n");
+    out.push_str("        if [ \"$tries\" -gt 600 ] || ! kill -0 \"$server_pid\" 2>/dev/null; then echo \"the reference server did not start\" >&2; exit 1; fi\n");
+    out.push_str("        sleep 0.1\n    done\nfi\n\n");
+    site
 }
 
 /// The options the embedded server was started with, every word quoted.

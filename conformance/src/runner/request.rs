@@ -8,7 +8,7 @@ use super::endpoint::{Endpoint, LANGUAGE_KEY};
 use crate::credentials::WRONG_PASSWORD;
 use crate::env::{Env, TemplateError};
 use crate::model::{Body, Request, Target};
-use crate::node::{Key, NodeKind};
+use crate::node::{Key, Node, NodeKind};
 use crate::outcome::{SentRequest, StepError};
 
 /// The password sent for `ROLE:wrong-password`: one no user has.
@@ -35,6 +35,22 @@ impl From<TemplateError> for Failure {
 }
 
 fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> Result<SentRequest, Failure> {
+    let url = request_url(request, env, endpoint)?;
+    let mut headers = Vec::new();
+    let body = request_body(&request.body, env, endpoint, &mut headers)?;
+    for (name, t) in &request.headers {
+        let value = env.render_text(t)?;
+        headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value));
+    }
+    let auth = credentials(request.auth.as_deref(), endpoint)?;
+    let auth_name = auth.as_ref().and(request.auth.clone());
+    Ok(SentRequest { method: request.method.clone(), url, headers, auth, auth_name, body })
+}
+
+/// The address: the namespace's (or the site's, for `url`), under the language's base when the
+/// request has one, with the encoded `query`.
+fn request_url(request: &Request, env: &Env, endpoint: &Endpoint) -> Result<String, Failure> {
     let lang = match &request.lang {
         Some(t) => Some(env.render_text(t)?),
         None => None,
@@ -57,15 +73,30 @@ fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> R
         }
     };
     if !request.query.is_empty() {
-        let mut pairs = Vec::new();
-        for (key, node) in &request.query {
-            flatten(&rename(key, env, endpoint)?, &env.render_data(node)?, &mut pairs);
-        }
+        let pairs = data_pairs(&request.query, env, endpoint)?;
         url.push(if url.contains('?') { '&' } else { '?' });
         url.push_str(&encode(&pairs));
     }
-    let mut headers = Vec::new();
-    let body = match &request.body {
+    Ok(url)
+}
+
+/// Request data (`query`, `form`) as the flat pairs it is encoded as.
+fn data_pairs(entries: &[(Key, Node)], env: &Env, endpoint: &Endpoint) -> Result<Vec<(String, String)>, Failure> {
+    let mut pairs = Vec::new();
+    for (key, node) in entries {
+        flatten(&rename(key, env, endpoint)?, &env.render_data(node)?, &mut pairs);
+    }
+    Ok(pairs)
+}
+
+/// The body, with the `Content-Type` header its kind sets added to `headers`.
+fn request_body(
+    body: &Body,
+    env: &Env,
+    endpoint: &Endpoint,
+    headers: &mut Vec<(String, String)>,
+) -> Result<Option<String>, Failure> {
+    Ok(match body {
         Body::None => None,
         Body::Json(node) => {
             let mut value = env.render_data(node)?;
@@ -82,21 +113,17 @@ fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> R
             Some(value.to_string())
         }
         Body::Form(entries) => {
-            let mut pairs = Vec::new();
-            for (key, node) in entries {
-                flatten(&rename(key, env, endpoint)?, &env.render_data(node)?, &mut pairs);
-            }
+            let pairs = data_pairs(entries, env, endpoint)?;
             headers.push(("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string()));
             Some(encode(&pairs))
         }
         Body::Raw(t) => Some(env.render_text(t)?),
-    };
-    for (name, t) in &request.headers {
-        let value = env.render_text(t)?;
-        headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-        headers.push((name.clone(), value));
-    }
-    let auth = match request.auth.as_deref() {
+    })
+}
+
+/// The user and password of the step's `auth` (none for `none`); an unknown name fails.
+fn credentials(auth: Option<&str>, endpoint: &Endpoint) -> Result<Option<(String, String)>, Failure> {
+    Ok(match auth {
         None | Some("none") => None,
         Some(name) => match endpoint.credentials.get(name.strip_suffix(WRONG_PASSWORD).unwrap_or(name)) {
             // `NAME:wrong-password`: NAME's user with a password that cannot be right.
@@ -110,9 +137,7 @@ fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> R
                 )));
             }
         },
-    };
-    let auth_name = auth.as_ref().and(request.auth.clone());
-    Ok(SentRequest { method: request.method.clone(), url, headers, auth, auth_name, body })
+    })
 }
 
 fn slash(path: &str) -> String {

@@ -23,9 +23,31 @@ pub struct Exported {
 /// Writes `files` into `dir` (created if missing). Without `force`, a file that exists stops
 /// the export before anything is written.
 pub fn export(dir: &Path, files: &[EmbeddedFile], force: bool) -> Result<Exported, String> {
-    // Plan: where each file goes, and which of those places are taken.
+    let plan = plan(dir, files)?;
+    let taken: Vec<&str> = plan.iter().filter(|(_, _, exists)| *exists).map(|(file, _, _)| file.path).collect();
+    if !taken.is_empty() && !force {
+        let shown: Vec<&str> = taken.iter().take(5).copied().collect();
+        let more =
+            if taken.len() > shown.len() { format!(" and {} more", taken.len() - shown.len()) } else { String::new() };
+        return Err(format!(
+            "{} already holds {} of the suite's files ({}{more}): nothing was written; give --force to replace them",
+            dir.display(),
+            taken.len(),
+            shown.join(", ")
+        ));
+    }
+    let mut written = Vec::new();
+    for (file, target, exists) in plan {
+        write_file(file, &target, exists)?;
+        written.push((file.path.to_string(), exists));
+    }
+    Ok(Exported { written })
+}
+
+/// Where each file goes, and whether that place is taken by a file; a file that was not
+/// embedded whole, or a place taken by a folder, refuses the export.
+fn plan<'f>(dir: &Path, files: &'f [EmbeddedFile]) -> Result<Vec<(&'f EmbeddedFile, PathBuf, bool)>, String> {
     let mut plan = Vec::new();
-    let mut taken = Vec::new();
     for file in files {
         if file.size as usize != file.contents.len() {
             return Err(format!(
@@ -43,40 +65,25 @@ pub fn export(dir: &Path, files: &[EmbeddedFile], force: bool) -> Result<Exporte
             Err(e) if e.kind() == ErrorKind::NotFound => false,
             Err(e) => return Err(format!("cannot look at {}: {e}", target.display())),
         };
-        if exists {
-            taken.push(file.path);
-        }
         plan.push((file, target, exists));
     }
-    if !taken.is_empty() && !force {
-        let shown: Vec<&str> = taken.iter().take(5).copied().collect();
-        let more =
-            if taken.len() > shown.len() { format!(" and {} more", taken.len() - shown.len()) } else { String::new() };
-        return Err(format!(
-            "{} already holds {} of the suite's files ({}{more}): nothing was written; give --force to replace them",
-            dir.display(),
-            taken.len(),
-            shown.join(", ")
-        ));
+    Ok(plan)
+}
+
+/// Writes one file, its folder created, the file it replaces removed first.
+fn write_file(file: &EmbeddedFile, target: &Path, exists: bool) -> Result<(), String> {
+    if let Some(parent) = target.parent() {
+        fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }
-    // Apply.
-    let mut written = Vec::new();
-    for (file, target, exists) in plan {
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        if exists {
-            fs::remove_file(&target).map_err(|e| format!("cannot replace {}: {e}", target.display()))?;
-        }
-        let mut out = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&target)
-            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
-        out.write_all(file.contents).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
-        written.push((file.path.to_string(), exists));
+    if exists {
+        fs::remove_file(target).map_err(|e| format!("cannot replace {}: {e}", target.display()))?;
     }
-    Ok(Exported { written })
+    let mut out = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(target)
+        .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+    out.write_all(file.contents).map_err(|e| format!("cannot write {}: {e}", target.display()))
 }
 
 /// Where a file with this path under `cases/` goes; the path must stay inside `dir`.
