@@ -220,6 +220,8 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         if cli.check_doc && !cli.harness.list { Some(Arc::new(fetch_doc(&runtime, &client, &mode)?)) } else { None };
     // An embedded server stops with its case: nothing to leave behind.
     let sweep = matches!(mode, Mode::Outside { .. }) && !cli.keep_data;
+    // An outside implementation that stops answering stops the run ([`runner::liveness`]).
+    let liveness = matches!(mode, Mode::Outside { .. }).then(Default::default);
     Ok(Shared {
         secrets: secrets_of(cli, &mode),
         runtime,
@@ -236,6 +238,8 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
             keep_data: cli.keep_data,
             doc,
             sweep,
+            connections: Default::default(),
+            liveness,
         },
         keep_bodies: cli.json_full,
         repro: cli.repro.clone(),

@@ -35,6 +35,22 @@ impl From<TemplateError> for Failure {
 }
 
 fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> Result<SentRequest, Failure> {
+    let url = url(request, env, endpoint)?;
+    let mut headers = Vec::new();
+    let body = body(request, env, endpoint, &mut headers)?;
+    for (name, t) in &request.headers {
+        let value = env.render_text(t)?;
+        headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value));
+    }
+    let auth = credentials(request, endpoint)?;
+    let auth_name = auth.as_ref().and(request.auth.clone());
+    Ok(SentRequest { method: request.method.clone(), url, headers, auth, auth_name, body })
+}
+
+/// The request's address: the namespace's or the site's, under the language's base address,
+/// with the query.
+fn url(request: &Request, env: &Env, endpoint: &Endpoint) -> Result<String, Failure> {
     let lang = match &request.lang {
         Some(t) => Some(env.render_text(t)?),
         None => None,
@@ -64,8 +80,17 @@ fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> R
         url.push(if url.contains('?') { '&' } else { '?' });
         url.push_str(&encode(&pairs));
     }
-    let mut headers = Vec::new();
-    let body = match &request.body {
+    Ok(url)
+}
+
+/// The request's body, encoded, and the `Content-Type` it goes with (into `headers`).
+fn body(
+    request: &Request,
+    env: &Env,
+    endpoint: &Endpoint,
+    headers: &mut Vec<(String, String)>,
+) -> Result<Option<String>, Failure> {
+    Ok(match &request.body {
         Body::None => None,
         Body::Json(node) => {
             let mut value = env.render_data(node)?;
@@ -90,16 +115,15 @@ fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> R
             Some(encode(&pairs))
         }
         Body::Raw(t) => Some(env.render_text(t)?),
-    };
-    for (name, t) in &request.headers {
-        let value = env.render_text(t)?;
-        headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-        headers.push((name.clone(), value));
-    }
-    let auth = match request.auth.as_deref() {
+    })
+}
+
+/// The user and password of the request's `auth` (`NAME:wrong-password`: NAME's user with a
+/// password that cannot be right).
+fn credentials(request: &Request, endpoint: &Endpoint) -> Result<Option<(String, String)>, Failure> {
+    Ok(match request.auth.as_deref() {
         None | Some("none") => None,
         Some(name) => match endpoint.credentials.get(name.strip_suffix(WRONG_PASSWORD).unwrap_or(name)) {
-            // `NAME:wrong-password`: NAME's user with a password that cannot be right.
             Some((user, _)) if name.ends_with(WRONG_PASSWORD) => Some((user.clone(), WRONG_PASSWORD_SENT.to_string())),
             Some(pair) => Some(pair.clone()),
             None => {
@@ -110,9 +134,7 @@ fn render_template_parts(request: &Request, env: &Env, endpoint: &Endpoint) -> R
                 )));
             }
         },
-    };
-    let auth_name = auth.as_ref().and(request.auth.clone());
-    Ok(SentRequest { method: request.method.clone(), url, headers, auth, auth_name, body })
+    })
 }
 
 fn slash(path: &str) -> String {
