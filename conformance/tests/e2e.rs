@@ -854,3 +854,36 @@ fn an_implementation_that_stops_answering_stops_the_run_once() {
     assert!(out.contains("ignored (not run: the implementation stopped answering"), "{out}");
     assert!(out.contains("verdict: unknown: the implementation stopped answering"), "{out}");
 }
+
+#[test]
+fn a_step_with_concurrency_keeps_its_captures_in_index_order() {
+    // 24 events created 8 at a time; each captured ID is read back with the title of its index.
+    let dir = temp("concurrency");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = r#"level: may
+spec: ["D1"]
+cases:
+  - name: together
+    steps:
+      - request: {method: POST, path: /events, auth: editor,
+                  json: {title: "E{{index}} {{case_id}}", start_date: "{{date(+3d)}} 10:00:00", end_date: "{{date(+3d)}} 11:00:00"}}
+        repeat: 24
+        concurrency: 8
+        expect: {status: 201}
+        capture: {ids: $.id}
+      - request: {path: "/events/{{item}}"}
+        foreach: ids
+        concurrency: 5
+        expect: {status: 200, json: {title: "E{{index}} {{case_id}}"}}
+      - request: {path: /events, query: {search: "{{case_id}}", per_page: 50}}
+        expect: {status: 200, json: {total: 24}}
+"#;
+    std::fs::write(dir.join("k.yaml"), cases).unwrap();
+    let output = conformance(&["--cases", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let bad = cases.replace("        concurrency: 5\n", "").replace("repeat: 24", "concurrency: 2");
+    std::fs::write(dir.join("k.yaml"), bad).unwrap();
+    let output = conformance(&["--cases", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("`concurrency` goes with `repeat` or `foreach`"), "{}", text(&output));
+}

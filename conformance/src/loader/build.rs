@@ -262,6 +262,11 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
     }
     if step.repeat.is_some() || step.foreach.is_some() {
         local.insert("index".into());
+    } else if step.concurrency.is_some() {
+        issues.push(Issue {
+            at: located.at,
+            message: "`concurrency` goes with `repeat` or `foreach`: it sends their iterations together".into(),
+        });
     }
     if step.foreach.is_some() {
         local.insert("item".into());
@@ -406,5 +411,12 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
         }
         scope.insert(name.text);
     }
-    Step { request, expect, capture, repeat: step.repeat, foreach: step.foreach.map(|f| f.text) }
+    Step {
+        request,
+        expect,
+        capture,
+        repeat: step.repeat,
+        foreach: step.foreach.map(|f| f.text),
+        concurrency: step.concurrency,
+    }
 }

@@ -268,6 +268,9 @@ impl Run<'_> {
             }
         };
         begin_step(step, env);
+        if let Some(width) = step.concurrency.filter(|n| *n > 1) {
+            return self.together(step, iterations, width, env).await;
+        }
         let mut records = Vec::new();
         for (label, iteration) in iterations {
             enter_iteration(step, env, iteration);
@@ -276,6 +279,36 @@ impl Run<'_> {
             let ok = record.ok();
             records.push(record);
             if !ok {
+                break;
+            }
+        }
+        records
+    }
+
+    /// A step's iterations sent `width` at a time (`concurrency`), each with its own `index`
+    /// and `item`; their records and captures are kept in `index` order. After a batch in which
+    /// one failed, the step stops.
+    async fn together(&self, step: &Step, iterations: Vec<Iteration>, width: usize, env: &mut Env) -> Vec<StepRecord> {
+        let mut records = Vec::new();
+        let mut iterations = iterations.into_iter().peekable();
+        while iterations.peek().is_some() {
+            let batch: Vec<(String, Env)> = iterations
+                .by_ref()
+                .take(width)
+                .map(|(label, iteration)| {
+                    let mut own = env.clone();
+                    enter_iteration(step, &mut own, iteration);
+                    (label, own)
+                })
+                .collect();
+            let sent = batch.iter().map(|(label, own)| self.once(step, label.clone(), own));
+            let mut failed = false;
+            for (record, captured) in futures_util::future::join_all(sent).await {
+                keep_captures(step, env, captured);
+                failed |= !record.ok();
+                records.push(record);
+            }
+            if failed {
                 break;
             }
         }
