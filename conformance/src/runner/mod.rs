@@ -84,9 +84,14 @@ pub async fn run_case(
         cleanup.extend(sweep::sweep(&ledger, endpoint, client, connections, what, settings.max_response).await);
     }
     // A case cut short by an implementation that stopped answering, which another case found
-    // and reported: not run to its end, rather than one more failure of the same cause.
+    // and reported: not run to its end, rather than one more failure of the same cause. A case
+    // that failed on an answer keeps its failure.
     if let (Some(reason), Some(liveness)) = (stopped, &settings.liveness) {
-        if !outcome.is_success() && !liveness.found_by(&case.name) {
+        let cut_short = steps.last().and_then(|s| s.error.as_ref()).is_some_and(|e| {
+            matches!(e, StepError::Connect { .. })
+                || matches!(e, StepError::Transport { detail, .. } if send::is_dropped_detail(detail))
+        });
+        if cut_short && !liveness.found_by(&case.name) {
             outcome = Outcome::Skipped(reason);
         }
     }
