@@ -10,6 +10,12 @@
         line in that order. The names at positions FROM..TO (1-based, inclusive) go to
         OUT_DIR/part.txt, and OUT_DIR/sample.toml selects them for `cargo mutants --config`:
         `examine_globs` their files, `examine_re` their names, anchored and escaped.
+    sample.py gate OUT_DIR EQUIVALENT_FILE
+        Exit 1 when a mutant of OUT_DIR/part.txt was missed or timed out and EQUIVALENT_FILE
+        does not list it (the smoke of scripts/mutants-smoke.sh). EQUIVALENT_FILE lists one
+        mutant a line as `cargo mutants --list` names it, without its line and column
+        (`reference-server/src/http.rs: replace header_spelling -> String with "xyzzy".into()`),
+        then ` | ` and the test that shows it is equivalent; a line that starts with `#` is a comment.
     sample.py summary OUT_DIR
         Counts the outcomes of the mutants of OUT_DIR/part.txt in OUT_DIR/mutants.out and prints
         them with the score. (cargo-mutants 27 applies no name filter to struct-field mutants,
@@ -130,9 +136,51 @@ def summary(out_dir):
     )
 
 
+def without_position(name):
+    """A mutant's name without its line and column: `FILE:LINE:COL: TEXT` -> `FILE: TEXT`, so
+    that a listed equivalence survives code moving up or down."""
+    head, sep, text = name.partition(": ")
+    parts = head.split(":")
+    if sep and len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        return "%s: %s" % (parts[0], text)
+    return name
+
+
+def equivalents(path):
+    """The names EQUIVALENT_FILE lists; each must name the test that proves it."""
+    listed = set()
+    for number, line in enumerate(lines(path), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, sep, proof = line.partition(" | ")
+        if not sep or not proof.strip():
+            sys.exit("sample.py: %s:%d: no ` | TEST` naming the test that shows it is equivalent" % (path, number))
+        listed.add(name.strip())
+    return listed
+
+
+def gate(out_dir, equivalent_file):
+    part = set(lines(os.path.join(out_dir, "part.txt")))
+    base = os.path.join(out_dir, "mutants.out")
+    survivors = [n for kind in ("missed", "timeout") for n in lines(os.path.join(base, kind + ".txt")) if n in part]
+    listed = equivalents(equivalent_file)
+    unexplained = [n for n in survivors if without_position(n) not in listed]
+    for name in unexplained:
+        print("mutants: survived, and not listed as equivalent: %s" % name)
+    if unexplained:
+        print("mutants: %d survivor(s): add a case that catches each, or prove it equivalent with a test "
+              "and list it in %s" % (len(unexplained), equivalent_file))
+        return 1
+    print("mutants: every survivor (%d) is listed as equivalent" % len(survivors))
+    return 0
+
+
 def main(argv):
     if len(argv) == 8 and argv[1] == "sample":
         sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7])
+    elif len(argv) == 4 and argv[1] == "gate":
+        return gate(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "summary":
         summary(argv[2])
     else:

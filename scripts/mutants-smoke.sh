@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The mutation smoke that CI runs: a small sample of the server's mutants (15, seed 2026, drawn
+# by scripts/mutants.sh's rule, so it follows the code), each built into the server and checked
+# by the suite. It fails when a mutant survives that scripts/mutants/equivalent.txt does not
+# list as equivalent, with the test that shows it is. See docs/mutants.md ("The smoke in CI").
+#
+#   scripts/mutants-smoke.sh                 # the smoke
+#   MUTANTS_SMOKE_SIZE=30 scripts/mutants-smoke.sh
+#
+# Settings (environment):
+#   MUTANTS_SMOKE_SIZE   the sample's size (15)
+#   MUTANTS_SMOKE_SEED   its seed (2026)
+#   MUTANTS_TARGET       the cargo target directory of the mutants' builds (default: the
+#                        workspace's own, so that the dependencies CI has already built are
+#                        reused and only the workspace's crates build again)
+#
+# It needs cargo-mutants: CI installs it with `cargo install cargo-mutants --locked`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+size="${MUTANTS_SMOKE_SIZE:-15}"
+seed="${MUTANTS_SMOKE_SEED:-2026}"
+out="target/mutants-smoke"
+if [[ -z "${MUTANTS_TARGET:-}" ]]; then
+    MUTANTS_TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+fi
+export MUTANTS_TARGET
+rm -rf "$out/mutants.out" "$out/mutants.out.old"
+bash scripts/mutants.sh --seed "$seed" --size "$size" --out "$out"
+python3 scripts/mutants/sample.py gate "$out" scripts/mutants/equivalent.txt
