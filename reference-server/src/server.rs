@@ -23,6 +23,7 @@ use crate::dates::Zone;
 use crate::devtools::{self, DevTools, Dropped, Note, Seen};
 use crate::error::ApiError;
 use crate::faults::{Plan, ServeBody};
+use crate::fixtures::{Fixture, FixtureErrors, Problem};
 use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Refusal, Reply};
 use crate::interface::{errors, Method};
 use crate::journal::hints::Prefix;
@@ -119,7 +120,7 @@ pub(crate) struct Shared {
 }
 
 /// Binds `config.listen` and starts serving in the background.
-pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
+pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     UserSpec::check_unique(&config.users).map_err(invalid)?;
     if let Some(at) = config.clock.filter(|at| !crate::app::clock_in_range(*at)) {
@@ -127,6 +128,7 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     }
     let site_zone =
         Zone::parse(&config.timezone).ok_or_else(|| invalid(format!("unknown time zone {:?}", config.timezone)))?;
+    let (fixture, fixture_problems) = read_fixture(&mut config)?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
     let site_url =
@@ -144,7 +146,11 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         site_url: site_url.clone(),
         config,
     };
-    fill_store(&app, opening.as_mut());
+    let fixture_data = match &fixture {
+        Some(fixture) => Some(crate::fixtures::build(&app, fixture, fixture_problems).map_err(std::io::Error::other)?),
+        None => None,
+    };
+    fill_store(&app, opening.as_mut(), fixture_data);
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
@@ -164,10 +170,11 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
             let started = opening.start(&mut app.store.write(), &header, compact_bytes, lend_store(weak.clone()));
             started.map_err(|message| failure = Some(message)).ok()
         });
-        let tools = DevTools::new(&app.config, state).unwrap_or_else(|message| {
+        let mut tools = DevTools::new(&app.config, state).unwrap_or_else(|message| {
             failure = Some(message);
             DevTools::new(&Config::default(), None).expect("the default configuration has no fault rules")
         });
+        tools.fixture = fixture;
         Shared { app, budget: BodyBudget::new(limits.body_memory), stream, tools, link, site_path }
     });
     if let Some(message) = failure {
@@ -186,9 +193,27 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
     Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })
 }
 
+/// The `--fixtures` file, read; the users it lists replace the default ones. The problems of
+/// its users are reported with those of its items, once they are loaded.
+fn read_fixture(config: &mut Config) -> std::io::Result<(Option<Fixture>, Vec<Problem>)> {
+    let Some(path) = config.fixtures.as_deref() else {
+        return Ok((None, Vec::new()));
+    };
+    let fixture = Fixture::read(path).map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
+    let (users, mut problems) = fixture.users();
+    match users {
+        Some(users) if !users.is_empty() && config.users != UserSpec::defaults() => problems
+            .push(Problem::new("users", "users are given both with --user and in the fixture: give them in one place")),
+        Some(users) if !users.is_empty() => config.users = users,
+        _ => {}
+    }
+    Ok((Some(fixture), problems))
+}
+
 /// The store at the start: the state file's (its images moved to the site's address if the
-/// file was written for another), or a new one with `--demo` and `--seed-events`.
-fn fill_store(app: &App, opening: Option<&mut Opening>) {
+/// file was written for another), or a new one with the `--fixtures` file's items, then
+/// `--demo` and `--seed-events`.
+fn fill_store(app: &App, opening: Option<&mut Opening>, fixture_data: Option<Data>) {
     let old_site = opening.as_ref().and_then(|opening| opening.site_url()).map(str::to_string);
     match opening.and_then(Opening::take_data) {
         Some(mut data) => {
@@ -196,14 +221,17 @@ fn fill_store(app: &App, opening: Option<&mut Opening>) {
                 data.move_site(&old_site, &app.site_url);
             }
             *app.store.write() = data;
-            if app.config.demo || app.config.seed_events > 0 {
+            if app.config.demo || app.config.seed_events > 0 || fixture_data.is_some() {
                 tracing::info!(
                     target: "reference_server::state",
-                    "the state file holds the store: --demo and --seed-events are ignored"
+                    "the state file holds the store: --fixtures, --demo and --seed-events are ignored"
                 );
             }
         }
         None => {
+            if let Some(data) = fixture_data {
+                *app.store.write() = data;
+            }
             if app.config.demo {
                 crate::demo::load(app);
             }

@@ -1,0 +1,250 @@
+//! Fixtures (`--fixtures FILE`): loaded through the API's write path, with relative dates from
+//! the clock; every problem reported at once; the admin API resets to them and exports the
+//! store in the same format, and an export loads back to the same answers.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use crate::common;
+
+use common::*;
+use reference_server::{serve, Config, FixtureErrors};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/fixture-example.yaml");
+const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/fixture.schema.json");
+const BIN: &str = env!("CARGO_BIN_EXE_reference-server");
+
+/// A file of this test's own in the temporary directory.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reference-server-fixtures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("written");
+    path
+}
+
+async fn with_fixture(path: PathBuf, clock: &str) -> Srv {
+    let clock = clock.parse().expect("an instant");
+    start_with(Config { fixtures: Some(path), admin: true, clock: Some(clock), ..Config::ephemeral() }).await
+}
+
+fn admin<'a>(srv: &'a Srv, method: Method, path: &str) -> Req<'a> {
+    srv.site_req(method, &format!("/__admin{path}"))
+}
+
+/// What the API answers for the fixture's items: lists and single items, anonymous and as
+/// the fixture's administrator (alice, with this password), with the site's address and the
+/// load-time fields taken out.
+async fn answers(srv: &Srv, password: &str) -> Vec<(String, Value)> {
+    let mut paths: Vec<String> =
+        ["/events", "/events?status=draft", "/venues", "/organizers", "/categories", "/tags"].map(String::from).into();
+    let events = srv.req(Method::GET, "/events?status=publish,draft").login("alice", password).send().await;
+    for event in events.expect(200)["events"].as_array().expect("events") {
+        paths.push(format!("/events/{}", id(event)));
+    }
+    let mut out = Vec::new();
+    for path in paths {
+        for user in [None, Some("alice")] {
+            let mut req = srv.req(Method::GET, &path);
+            if let Some(name) = user {
+                req = req.login(name, password);
+            }
+            let resp = req.send().await;
+            let text = resp.text.replace(srv.site(), "SITE").replace(&srv.site().replace('/', "\\/"), "SITE");
+            let mut value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            strip_modified(&mut value);
+            out.push((format!("{path} as {user:?} ({})", resp.status), value));
+        }
+    }
+    out
+}
+
+fn strip_modified(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("modified");
+            map.remove("modified_utc");
+            map.values_mut().for_each(strip_modified);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_modified),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn a_fixture_reads_back_exports_and_loads_again_to_the_same_answers() {
+    let first = with_fixture(EXAMPLE.into(), NOW).await;
+    let events = first.get("/events").await.expect(200).clone();
+    let opening = &events["events"][0];
+    assert_eq!(opening["title"], "Opening Night");
+    assert_eq!(opening["venue"]["venue"], "Lyon Hall");
+    assert_eq!(opening["organizer"][0]["organizer"], "Lyon Jazz Club");
+    assert_eq!(opening["categories"][0]["name"], "Jazz");
+    assert_eq!(opening["tags"][0]["name"], "Outdoor");
+    assert_eq!(opening["cost"], "15€");
+    let categories = first.get("/categories?hide_empty=false").await.expect(200)["categories"].clone();
+    let named = |name: &str| categories.as_array().unwrap().iter().find(|c| c["name"] == name).cloned().expect(name);
+    assert_eq!(named("Jazz")["parent"], named("Music")["id"], "{categories}");
+    // The fixture's users replace the default ones; bob got the documented password.
+    first.req(Method::GET, "/events").login("bob", "bob-password").send().await.expect(200);
+    first.req(Method::GET, "/events").user("admin").send().await.expect_error(401, "invalid_username");
+    let rehearsal = first.req(Method::GET, "/events?status=draft").login("alice", "alice-secret").send().await;
+    assert_eq!(rehearsal.expect(200)["events"][0]["author"], "2");
+
+    let exported = admin(&first, Method::GET, "/export").send().await.expect(200).clone();
+    assert!(exported["users"].as_array().unwrap().iter().all(|user| user.get("password").is_none()), "{exported}");
+    assert!(!exported.to_string().contains("alice-secret"));
+    let before = answers(&first, "alice-secret").await;
+    first.server.shutdown().await;
+
+    // Loaded back, users have the documented password NAME-password.
+    let second = with_fixture(temp_file("export.json", &exported.to_string()), NOW).await;
+    let after = answers(&second, "alice-password").await;
+    assert_eq!(before.len(), after.len());
+    for ((path, one), (_, two)) in before.iter().zip(&after) {
+        assert_eq!(one, two, "{path}");
+    }
+    assert_eq!(admin(&second, Method::GET, "/export").send().await.expect(200), &exported);
+    second.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn relative_dates_follow_the_clock() {
+    for (clock, start) in
+        [("2026-11-22T10:00:00Z", "2026-11-25 19:00:00"), ("2027-03-01T23:30:00Z", "2027-03-05 19:00:00")]
+    {
+        // At 23:30 UTC on 1 March it is already 2 March in Paris: three days later is the 5th.
+        let srv = with_fixture(EXAMPLE.into(), clock).await;
+        let event = srv.get("/events").await.expect(200)["events"][0].clone();
+        assert_eq!((event["title"].as_str(), event["start_date"].as_str()), (Some("Opening Night"), Some(start)));
+        let relative = admin(&srv, Method::GET, "/export?dates=relative").send().await.expect(200).clone();
+        assert_eq!(relative["events"][0]["start_date"], "+3d 19:00:00");
+        admin(&srv, Method::GET, "/export?dates=soon").send().await.expect_error(400, "admin_invalid_query");
+        srv.server.shutdown().await;
+    }
+}
+
+const BAD: &str = r#"{
+  "users": [{"name": "eve", "role": "emperor"}],
+  "categories": [{"ref": "a", "name": "A", "parent": "b"}, {"ref": "b", "name": "B", "parent": "a"}],
+  "venues": [{"ref": "hall", "venue": "Hall", "colour": "red"}, {"ref": "hall", "venue": "Other"}],
+  "events": [
+    {"ref": "gig", "title": "Gig", "start_date": "+3d 25:00", "end_date": "+3d", "venue": "nowhere"},
+    {"ref": "talk", "title": "Talk", "start_date": "not a date", "end_date": "+1d", "status": "sold-out"}
+  ]
+}"#;
+
+#[tokio::test]
+async fn every_problem_is_reported_at_once_with_its_path() {
+    let path = temp_file("bad.json", BAD);
+    let error = serve(Config { fixtures: Some(path.clone()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines;
+    let file = path.display().to_string();
+    let expected = [
+        "users[0].role: ",
+        "categories[0].parent: ",
+        "categories[1].parent: ",
+        "venues[0].colour: unknown field",
+        "venues[1].ref: another item of venues",
+        "events[0].start_date: ",
+        "events[0].venue: no item of venues has the ref \"nowhere\"",
+        "events[1].start_date: ",
+        "events[1].status: ",
+    ];
+    for wanted in expected {
+        assert!(lines.iter().any(|line| line.starts_with(&format!("{file}: {wanted}"))), "{wanted} in {lines:#?}");
+    }
+    assert_eq!(lines.len(), expected.len(), "{lines:#?}");
+
+    // The binary prints them on stderr and exits with status 2, serving nothing.
+    let output = Command::new(BIN)
+        .args(["--listen", "127.0.0.1:0", "--fixtures"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "nothing served");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().filter(|line| line.starts_with(&file)).count(), expected.len(), "{stderr}");
+}
+
+#[tokio::test]
+async fn reset_returns_to_the_fixture_after_writes() {
+    let srv = with_fixture(EXAMPLE.into(), NOW).await;
+    let before = srv.get("/events").await.expect(200).clone();
+    let body = json!({"title": "Added by hand", "start_date": at(2, 0), "end_date": at(2, 1)});
+    srv.req(Method::POST, "/events").login("alice", "alice-secret").json(&body).send().await.expect(201);
+    srv.req(Method::DELETE, &format!("/events/{}", id(&before["events"][0])))
+        .login("alice", "alice-secret")
+        .send()
+        .await
+        .expect(200);
+    let reset = admin(&srv, Method::POST, "/reset").json(&json!({"to": "fixtures"})).send().await;
+    assert_eq!(
+        reset.expect(200)["store"],
+        json!({"events": 2, "venues": 1, "organizers": 1, "categories": 2, "tags": 1})
+    );
+    assert_eq!(srv.get("/events").await.expect(200)["events"], before["events"]);
+    srv.server.shutdown().await;
+
+    let plain = start_with(Config { admin: true, ..config() }).await;
+    let resp = admin(&plain, Method::POST, "/reset").json(&json!({"to": "fixtures"})).send().await;
+    resp.expect_error(400, "admin_no_fixtures");
+    plain.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn export_keeps_the_admin_guards() {
+    let srv = with_fixture(EXAMPLE.into(), NOW).await;
+    let resp = admin(&srv, Method::GET, "/export").header("host", "evil.example:80").send().await;
+    resp.expect_error(403, "admin_forbidden");
+    let resp = admin(&srv, Method::GET, "/export").header("origin", "https://evil.example").send().await;
+    resp.expect_error(403, "admin_forbidden");
+    srv.server.shutdown().await;
+    // Without --admin there is no export.
+    let path = Some(PathBuf::from(EXAMPLE));
+    let closed = start_with(Config { fixtures: path, clock: Some(now()), ..Config::ephemeral() }).await;
+    let resp = admin(&closed, Method::GET, "/export").send().await;
+    assert_ne!(resp.status, 200);
+    assert!(!resp.text.contains("Lyon Hall"), "{}", resp.text);
+    closed.server.shutdown().await;
+}
+
+#[test]
+fn the_example_and_an_export_match_the_published_schema() {
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(SCHEMA).expect("the schema")).expect("JSON");
+    // The schema names exactly the fields the loader takes.
+    for list in reference_server::FIXTURE_LISTS {
+        let properties = &schema["properties"][list]["items"]["properties"];
+        let mut documented: Vec<&str> = properties.as_object().expect(list).keys().map(String::as_str).collect();
+        let mut taken = reference_server::fixture_fields(list);
+        documented.sort_unstable();
+        taken.sort_unstable();
+        assert_eq!(documented, taken, "{list}");
+    }
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("fixture.schema.json", schema).expect("added");
+    let index = compiler.compile("fixture.schema.json", &mut schemas).expect("a valid schema");
+    let text = std::fs::read_to_string(EXAMPLE).expect("the example");
+    let example = reference_server::fixture_value(&text, true).expect("the example parses");
+    assert!(schemas.validate(&example, index).is_ok(), "the example");
+    assert!(schemas.validate(&exported_example(), index).is_ok(), "an export");
+    for bad in [json!({"events": [{"title": "no ref"}]}), json!({"gadgets": []}), json!({"users": [{"name": "x"}]})] {
+        assert!(schemas.validate(&bad, index).is_err(), "{bad}");
+    }
+}
+
+/// The example loaded, then exported with relative dates.
+fn exported_example() -> Value {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    runtime.block_on(async {
+        let srv = with_fixture(EXAMPLE.into(), NOW).await;
+        let exported = admin(&srv, Method::GET, "/export?dates=relative").send().await.expect(200).clone();
+        srv.server.shutdown().await;
+        exported
+    })
+}
