@@ -248,3 +248,57 @@ fn exported_example() -> Value {
         exported
     })
 }
+
+/// A store reached by hand, through the API, in the order a client happens to write: its
+/// export loads back (IDs are given again in load order) and exports to the same fixture.
+#[tokio::test]
+async fn a_state_reached_by_hand_becomes_a_fixture() {
+    let srv = start_with(Config { admin: true, ..config() }).await;
+    let music = srv.category("Music", json!({})).await;
+    let venue = srv.venue("Riverside", json!({"city": "Lyon", "geo_lat": 45.76, "geo_lng": 4.83})).await;
+    let jazz = srv.category("Jazz", json!({"parent": id(&music)})).await;
+    let organizer = srv.organizer("Club", json!({"email": "club@example.org"})).await;
+    let outdoor = srv.tag("Outdoor", json!({})).await;
+    let links = json!({
+        "categories": [id(&jazz)], "tags": [id(&outdoor)], "venue": id(&venue), "organizer": [id(&organizer)],
+        "cost": "€10", "image": "https://img.example/poster.jpg", "featured": true, "timezone": "Europe/Paris",
+    });
+    srv.event("Concert", 3, links).await;
+    srv.event("Concert en français", 4, json!({"multilingual_language": "fr"})).await;
+    srv.event_as("author", "Draft by the author", 5, json!({"status": "draft"})).await;
+    let gone = srv.event("Cancelled", 6, json!({})).await;
+    srv.delete(Some("admin"), &format!("/events/{}", id(&gone))).await.expect(200);
+
+    let exported = admin(&srv, Method::GET, "/export").send().await.expect(200).clone();
+    let titles: Vec<&str> =
+        exported["events"].as_array().unwrap().iter().map(|e| e["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Concert", "Concert en français", "Draft by the author"], "the trash is left out");
+    assert_eq!(exported["events"][1]["lang"], "fr");
+    assert_eq!(exported["events"][2]["author"], "author");
+    assert_eq!(exported["categories"][1]["parent"], exported["categories"][0]["ref"]);
+    assert!(!exported.to_string().contains("-password"), "no password is exported");
+    let concert = srv.get("/events?search=Concert&multilingual_language=en").await.expect(200)["events"][0].clone();
+    srv.server.shutdown().await;
+
+    let again = with_fixture(temp_file("by-hand.json", &exported.to_string()), NOW).await;
+    assert_eq!(admin(&again, Method::GET, "/export").send().await.expect(200), &exported);
+    let loaded = again.get("/events?search=Concert&multilingual_language=en").await.expect(200)["events"][0].clone();
+    for key in ["title", "start_date", "utc_start_date", "cost", "cost_details", "featured", "timezone"] {
+        assert_eq!(concert[key], loaded[key], "{key}");
+    }
+    assert_eq!(concert["image"]["url"], "https://img.example/poster.jpg");
+    assert_eq!(loaded["image"]["url"], concert["image"]["url"]);
+    assert_eq!(loaded["venue"]["venue"], "Riverside");
+    assert_eq!(loaded["categories"][0]["name"], "Jazz");
+    again.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn too_many_items_are_refused_before_loading() {
+    let events: Vec<Value> = (0..200_001).map(|n| json!({"ref": format!("e{n}")})).collect();
+    let path = temp_file("many.json", &json!({"events": events}).to_string());
+    let error = serve(Config { fixtures: Some(path), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines;
+    assert_eq!(lines.len(), 1, "{:?}", &lines[..lines.len().min(3)]);
+    assert!(lines[0].contains("at most 200000 items"), "{lines:?}");
+}
