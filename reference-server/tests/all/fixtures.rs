@@ -306,3 +306,16 @@ async fn too_many_items_are_refused_before_loading() {
     assert_eq!(lines.len(), 1, "{:?}", &lines[..lines.len().min(3)]);
     assert!(lines[0].contains("at most 200000 items"), "{lines:?}");
 }
+
+#[tokio::test]
+async fn users_come_from_the_command_line_or_the_fixture_not_both() {
+    let users = vec![reference_server::UserSpec::parse("carol:carol-secret:editor").expect("a user")];
+    let config = Config { fixtures: Some(EXAMPLE.into()), users, ..Config::ephemeral() };
+    let error = serve(config).await.err().expect("refused");
+    let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines;
+    assert!(
+        lines.iter().any(|line| line
+            .ends_with(": users: users are given both with --user and in the fixture: give them in one place")),
+        "{lines:#?}"
+    );
+}
