@@ -319,3 +319,34 @@ async fn users_come_from_the_command_line_or_the_fixture_not_both() {
         "{lines:#?}"
     );
 }
+
+/// A new state file starts with the fixture; one that exists holds the store, and the fixture
+/// is only read, checked and kept for a reset.
+#[tokio::test]
+async fn a_state_file_that_exists_holds_the_store() {
+    let state = std::env::temp_dir().join(format!("reference-server-fixtures-{}-state", std::process::id()));
+    let _ = std::fs::remove_file(&state);
+    let start = |fixture: PathBuf| {
+        let clock = Some(now());
+        start_with(Config {
+            fixtures: Some(fixture),
+            state: Some(state.clone()),
+            admin: true,
+            clock,
+            ..Config::ephemeral()
+        })
+    };
+    let first = start(EXAMPLE.into()).await;
+    assert_eq!(first.get("/events").await.expect(200)["total"], 1);
+    first.server.shutdown().await;
+
+    let other =
+        json!({"events": [{"ref": "other", "title": "Other", "start_date": "+1d 10:00", "end_date": "+1d 11:00"}]});
+    let second = start(temp_file("other.json", &other.to_string())).await;
+    let titles = second.get("/events").await.expect(200)["events"].clone();
+    assert_eq!(titles[0]["title"], "Opening Night", "the state file's store, not the new fixture's");
+    admin(&second, Method::POST, "/reset").json(&json!({"to": "fixtures"})).send().await.expect(200);
+    assert_eq!(second.get("/events").await.expect(200)["events"][0]["title"], "Other");
+    second.server.shutdown().await;
+    let _ = std::fs::remove_file(&state);
+}
