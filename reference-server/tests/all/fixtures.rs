@@ -16,13 +16,31 @@ const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/fixture-exam
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/fixture.schema.json");
 const BIN: &str = env!("CARGO_BIN_EXE_reference-server");
 
-/// A file of this test's own in the temporary directory.
-fn temp_file(name: &str, text: &str) -> PathBuf {
+/// A file of this test's own in the temporary directory, removed (with its folder, once empty)
+/// when dropped.
+struct Temp(PathBuf);
+
+impl Temp {
+    fn path(&self) -> PathBuf {
+        self.0.clone()
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+fn temp_file(name: &str, text: &str) -> Temp {
     let dir = std::env::temp_dir().join(format!("reference-server-fixtures-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let path = dir.join(name);
     std::fs::write(&path, text).expect("written");
-    path
+    Temp(path)
 }
 
 async fn with_fixture(path: PathBuf, clock: &str) -> Srv {
@@ -100,7 +118,8 @@ async fn a_fixture_reads_back_exports_and_loads_again_to_the_same_answers() {
     first.server.shutdown().await;
 
     // Loaded back, users have the documented password NAME-password.
-    let second = with_fixture(temp_file("export.json", &exported.to_string()), NOW).await;
+    let file = temp_file("export.json", &exported.to_string());
+    let second = with_fixture(file.path(), NOW).await;
     let after = answers(&second, "alice-password").await;
     assert_eq!(before.len(), after.len());
     for ((path, one), (_, two)) in before.iter().zip(&after) {
@@ -139,7 +158,8 @@ const BAD: &str = r#"{
 
 #[tokio::test]
 async fn every_problem_is_reported_at_once_with_its_path() {
-    let path = temp_file("bad.json", BAD);
+    let file = temp_file("bad.json", BAD);
+    let path = file.path();
     let error = serve(Config { fixtures: Some(path.clone()), ..Config::ephemeral() }).await.err().expect("refused");
     let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines;
     let file = path.display().to_string();
@@ -284,7 +304,8 @@ async fn a_state_reached_by_hand_becomes_a_fixture() {
     let concert = srv.get("/events?search=Concert&multilingual_language=en").await.expect(200)["events"][0].clone();
     srv.server.shutdown().await;
 
-    let again = with_fixture(temp_file("by-hand.json", &exported.to_string()), NOW).await;
+    let file = temp_file("by-hand.json", &exported.to_string());
+    let again = with_fixture(file.path(), NOW).await;
     assert_eq!(admin(&again, Method::GET, "/export").send().await.expect(200), &exported);
     let loaded = again.get("/events?search=Concert&multilingual_language=en").await.expect(200)["events"][0].clone();
     for key in ["title", "start_date", "utc_start_date", "cost", "cost_details", "featured", "timezone"] {
@@ -300,8 +321,8 @@ async fn a_state_reached_by_hand_becomes_a_fixture() {
 #[tokio::test]
 async fn too_many_items_are_refused_before_loading() {
     let events: Vec<Value> = (0..200_001).map(|n| json!({"ref": format!("e{n}")})).collect();
-    let path = temp_file("many.json", &json!({"events": events}).to_string());
-    let error = serve(Config { fixtures: Some(path), ..Config::ephemeral() }).await.err().expect("refused");
+    let file = temp_file("many.json", &json!({"events": events}).to_string());
+    let error = serve(Config { fixtures: Some(file.path()), ..Config::ephemeral() }).await.err().expect("refused");
     let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines;
     assert_eq!(lines.len(), 1, "{:?}", &lines[..lines.len().min(3)]);
     assert!(lines[0].contains("at most 200000 items"), "{lines:?}");
@@ -342,11 +363,13 @@ async fn a_state_file_that_exists_holds_the_store() {
 
     let other =
         json!({"events": [{"ref": "other", "title": "Other", "start_date": "+1d 10:00", "end_date": "+1d 11:00"}]});
-    let second = start(temp_file("other.json", &other.to_string())).await;
+    let file = temp_file("other.json", &other.to_string());
+    let second = start(file.path()).await;
     let titles = second.get("/events").await.expect(200)["events"].clone();
     assert_eq!(titles[0]["title"], "Opening Night", "the state file's store, not the new fixture's");
     admin(&second, Method::POST, "/reset").json(&json!({"to": "fixtures"})).send().await.expect(200);
     assert_eq!(second.get("/events").await.expect(200)["events"][0]["title"], "Other");
     second.server.shutdown().await;
     let _ = std::fs::remove_file(&state);
+    let _ = std::fs::remove_file(format!("{}.lock", state.display()));
 }
