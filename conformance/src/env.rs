@@ -68,7 +68,7 @@ pub enum Resolved<'a> {
 }
 
 /// The variables of one running case.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Env {
     vars: BTreeMap<String, Binding>,
     now: DateTime<Utc>,

@@ -63,6 +63,15 @@
 //! - [`app`]: the program: load, build one trial per case, run, report; [`app::gate`], the
 //!   same trials for libtest-mimic.
 //!
+//! # Floors
+//! The modules stand on floors: each uses only modules on lower floors (CI runs
+//! `python3 scripts/check-layers.py`, which fails on a circle; `--floors` prints the floors).
+//! From the ground up: text helpers, features, YAML and templates; case nodes and the
+//! environment; the case model and patterns; the matcher, credentials and coverage; the loader,
+//! the command line and outcomes; the runner and the suite; reports and the pre-flight; `diff`;
+//! `app/`, the commands. Parse, load, run, report, in that order: a change to how a case file
+//! is read belongs low, a new report format high.
+//!
 //! The binary `conformance` calls [`app::run_embedded`], the `cargo test` gate
 //! (`tests/suite.rs`) [`app::run_with`] on the `cases/` folder.
 

@@ -123,6 +123,9 @@ pub struct Step {
     pub capture: Vec<(String, Capture)>,
     pub repeat: Option<u64>,
     pub foreach: Option<String>,
+    /// `concurrency: N`: the iterations of a `repeat` or `foreach` step are sent up to N at a
+    /// time (their order of arrival is then not that of `index`).
+    pub concurrency: Option<usize>,
 }
 
 /// A JSONPath as written in a case file: compiled at load time, or, when it holds templates

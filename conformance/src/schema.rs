@@ -103,7 +103,8 @@ fn case_defs() -> Value {
                 "additionalProperties": {"type": "string"}
             },
             "repeat": {"description": "Run this step N times (at most 1000), with {{index}}.", "type": "integer", "minimum": 0, "maximum": 1000},
-            "foreach": {"description": "A list variable: run once per element, with {{item}} and {{index}}.", "type": "string"}
+            "foreach": {"description": "A list variable: run once per element, with {{item}} and {{index}}.", "type": "string"},
+            "concurrency": {"description": "With repeat or foreach: send up to N iterations at a time (their order of arrival is then not that of {{index}}).", "type": "integer", "minimum": 1, "maximum": 16}
         },
         "not": {"required": ["repeat", "foreach"]}
     }

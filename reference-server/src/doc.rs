@@ -86,7 +86,20 @@ fn is_path_var(route: &Route, spec: &Arg, index: usize) -> bool {
 
 /// The JSON schema of an argument's value: the table's type, narrowed by its rule.
 fn value_schema(ctx: &Ctx, spec: &Arg, in_body: bool) -> Value {
-    let mut schema = match (spec.rule, spec.ty) {
+    let mut schema = base_schema(spec, in_body);
+    add_rule_bounds(spec, &mut schema);
+    if !spec.choices.is_empty() {
+        schema["enum"] = json!(spec.choices);
+    }
+    if let Some(default) = spec.default {
+        add_default(ctx, spec, default, &mut schema);
+    }
+    schema
+}
+
+/// The type of an argument's value.
+fn base_schema(spec: &Arg, in_body: bool) -> Value {
+    match (spec.rule, spec.ty) {
         // Fields the table leaves loose take richer forms in a body.
         (Rule::VenueEntry, _) if in_body => linked_entry_schema("Venue"),
         (Rule::OrganizerEntry, _) if in_body => linked_entry_schema("Organizer"),
@@ -102,7 +115,11 @@ fn value_schema(ctx: &Ctx, spec: &Arg, in_body: bool) -> Value {
         (_, Ty::Array(item)) => json!({"type": "array", "items": {"type": item_type(item)}}),
         (_, Ty::Untyped) => json!({"type": "string"}),
         (_, ty) => json!({"type": ty.name().unwrap_or("string")}),
-    };
+    }
+}
+
+/// What the argument's rule adds: bounds, allowed values, non-empty strings.
+fn add_rule_bounds(spec: &Arg, schema: &mut Value) {
     match spec.rule {
         Rule::PositiveInt | Rule::UserId | Rule::EventId if spec.ty == Ty::Integer => {
             schema["minimum"] = json!(1);
@@ -118,25 +135,23 @@ fn value_schema(ctx: &Ctx, spec: &Arg, in_body: bool) -> Value {
         }
         _ => {}
     }
-    if !spec.choices.is_empty() {
-        schema["enum"] = json!(spec.choices);
-    }
-    if let Some(default) = spec.default {
-        let is = |name: &str| schema.get("type").and_then(Value::as_str) == Some(name);
-        let value = match default {
-            Default::Int(n) => json!(n),
-            Default::Bool(flag) if is("boolean") => json!(flag),
-            Default::Bool(flag) => json!(flag.to_string()),
-            Default::Text(text) => json!(text),
-            Default::Computed(_) => json!(computed_default(ctx, spec.name)),
-            Default::Null => {
-                schema["nullable"] = json!(true);
-                Value::Null
-            }
-        };
-        schema["default"] = value;
-    }
-    schema
+}
+
+/// The default, written as the type reads it (`null` makes the schema nullable).
+fn add_default(ctx: &Ctx, spec: &Arg, default: Default, schema: &mut Value) {
+    let is = |name: &str| schema.get("type").and_then(Value::as_str) == Some(name);
+    let value = match default {
+        Default::Int(n) => json!(n),
+        Default::Bool(flag) if is("boolean") => json!(flag),
+        Default::Bool(flag) => json!(flag.to_string()),
+        Default::Text(text) => json!(text),
+        Default::Computed(_) => json!(computed_default(ctx, spec.name)),
+        Default::Null => {
+            schema["nullable"] = json!(true);
+            Value::Null
+        }
+    };
+    schema["default"] = value;
 }
 
 /// An event's `venue` / `organizer` field: an ID, a comma-separated list of IDs, `{id}`,

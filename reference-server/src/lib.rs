@@ -36,6 +36,16 @@
 //! - `admin`: the admin API under `/__admin` (`--admin`), with its OpenAPI document.
 //! - `pages`: the calendar page at `/` and the journal page, plain HTML, CSS and JavaScript.
 //!
+//! # Floors
+//! The modules stand on floors: each uses only modules on lower floors, and no two modules of
+//! one folder use each other (CI runs `python3 scripts/check-layers.py`, which fails on a circle;
+//! `--floors` prints the floors). From the ground up: dates, text and the interface table;
+//! errors and costs; faults and connections; configuration; authentication; the model; the
+//! render cache; the store; the app state and the durable state; access rules, `/doc`, refusal
+//! reasons and seeding; validation; HTTP helpers and views; the API handlers and the journal;
+//! the developer tools; the pages; the admin API; the server. A piece that two modules share
+//! belongs one floor below both.
+//!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
 //! returns a [`RunningServer`] with the bound address and a shutdown handle, so tests and the
 //! conformance runner can start fresh servers in-process.

@@ -7,16 +7,17 @@ use std::sync::{Arc, Weak};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::http::{HeaderValue, Method as HttpMethod, Request, Response};
+use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Request, Response};
 use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
 use serde_json::Value;
-use tokio::net::TcpListener;
-use tokio::sync::{oneshot, Semaphore};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
 use crate::app::{App, Clock, Ctx};
-use crate::auth::Users;
-use crate::body::{read_body, BodyBudget, BodyError};
+use crate::auth::{User, Users};
+use crate::body::{read_body, BodyBudget, BodyError, ReadBody};
 use crate::config::{Config, UserSpec};
 use crate::conn::{ConnState, GuardedStream, StreamConfig};
 use crate::dates::Zone;
@@ -25,7 +26,7 @@ use crate::error::ApiError;
 use crate::faults::{Plan, ServeBody};
 use crate::fixtures::{Fixture, FixtureErrors, Problem};
 use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Refusal, Reply};
-use crate::interface::{errors, Method};
+use crate::interface::{errors, Method, Route};
 use crate::journal::hints::Prefix;
 use crate::model::Lang;
 use crate::state::{Header, Opening, WithData};
@@ -122,12 +123,7 @@ pub(crate) struct Shared {
 /// Binds `config.listen` and starts serving in the background.
 pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
-    UserSpec::check_unique(&config.users).map_err(invalid)?;
-    if let Some(at) = config.clock.filter(|at| !crate::app::clock_in_range(*at)) {
-        return Err(invalid(format!("--clock must be {}, not {at}", crate::app::CLOCK_RANGE)));
-    }
-    let site_zone =
-        Zone::parse(&config.timezone).ok_or_else(|| invalid(format!("unknown time zone {:?}", config.timezone)))?;
+    let site_zone = checked_zone(&config).map_err(invalid)?;
     let (fixture, fixture_problems) = read_fixture(&mut config)?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
@@ -156,33 +152,15 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         idle_timeout: limits.idle_timeout,
         link: http::api_link(&site_url, &app.config.root),
     });
-    let site_path = site_url
-        .split_once("://")
-        .and_then(|(_, rest)| rest.split_once('/'))
-        .map_or(String::new(), |(_, path)| format!("/{}", path.trim_end_matches('/')));
     let link = HeaderValue::from_str(&stream.link)
         .map_err(|_| invalid(format!("the site address {site_url:?} cannot be written in a Link header")))?;
-    let mut failure = None;
-    let shared = Arc::new_cyclic(|weak: &Weak<Shared>| {
-        let state = opening.and_then(|opening| {
-            let header = Header::new(&app.site_url, &app.config.timezone);
-            let compact_bytes = app.config.state_compact_bytes;
-            let started = opening.start(&mut app.store.write(), &header, compact_bytes, lend_store(weak.clone()));
-            started.map_err(|message| failure = Some(message)).ok()
-        });
-        let mut tools = DevTools::new(&app.config, state).unwrap_or_else(|message| {
-            failure = Some(message);
-            DevTools::new(&Config::default(), None).expect("the default configuration has no fault rules")
-        });
+    let site_path = site_path(&site_url);
+    let budget = BodyBudget::new(limits.body_memory);
+    let shared = share(app, opening, |app, mut tools| {
         tools.fixture = fixture;
-        Shared { app, budget: BodyBudget::new(limits.body_memory), stream, tools, link, site_path }
-    });
-    if let Some(message) = failure {
-        if let Some(state) = &shared.tools.state {
-            state.close();
-        }
-        return Err(invalid(message));
-    }
+        Shared { app, budget, stream, tools, link, site_path }
+    })
+    .map_err(invalid)?;
     if shared.tools.admin && !addr.ip().is_loopback() {
         tracing::warn!(
             "--admin on {addr}, which is not a loopback address: anyone who reaches it can reset the calendar"
@@ -191,6 +169,54 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(accept_loop(listener, shared.clone(), limits.max_connections.max(1), stopped));
     Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })
+}
+
+/// What `--users`, `--clock` and `--timezone` allow: the site's time zone, or why not.
+fn checked_zone(config: &Config) -> Result<Zone, String> {
+    UserSpec::check_unique(&config.users)?;
+    if let Some(at) = config.clock.filter(|at| !crate::app::clock_in_range(*at)) {
+        return Err(format!("--clock must be {}, not {at}", crate::app::CLOCK_RANGE));
+    }
+    Zone::parse(&config.timezone).ok_or_else(|| format!("unknown time zone {:?}", config.timezone))
+}
+
+/// The site address's path (`/blog` for `http://host/blog`), or empty.
+fn site_path(site_url: &str) -> String {
+    site_url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .map_or(String::new(), |(_, path)| format!("/{}", path.trim_end_matches('/')))
+}
+
+/// What every connection shares, made by `make` from the app and the developer tools, with
+/// the state file started (its compaction borrows the store while the server lives). On a
+/// failure the state file is closed and the message returned.
+fn share(
+    app: App,
+    opening: Option<Opening>,
+    make: impl FnOnce(App, DevTools) -> Shared,
+) -> Result<Arc<Shared>, String> {
+    let mut failure = None;
+    let shared = Arc::new_cyclic(|weak: &Weak<Shared>| {
+        let state = opening.and_then(|opening| {
+            let header = Header::new(&app.site_url, &app.config.timezone);
+            let compact_bytes = app.config.state_compact_bytes;
+            let started = opening.start(&mut app.store.write(), &header, compact_bytes, lend_store(weak.clone()));
+            started.map_err(|message| failure = Some(message)).ok()
+        });
+        let tools = DevTools::new(&app.config, state).unwrap_or_else(|message| {
+            failure = Some(message);
+            DevTools::new(&Config::default(), None).expect("the default configuration has no fault rules")
+        });
+        make(app, tools)
+    });
+    if let Some(message) = failure {
+        if let Some(state) = &shared.tools.state {
+            state.close();
+        }
+        return Err(message);
+    }
+    Ok(shared)
 }
 
 /// The `--fixtures` file, read; the users it lists replace the default ones. The problems of
@@ -264,7 +290,7 @@ async fn accept_loop(
     // faults (or see the journal) when slow requests hold every other slot.
     let admin = shared.tools.admin;
     let reserve = Arc::new(Semaphore::new(1));
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let graceful = GracefulShutdown::new();
     tokio::pin!(stopped);
     loop {
         let slot = tokio::select! {
@@ -290,38 +316,50 @@ async fn accept_loop(
                 (slot, reserved) = (normal, false);
             }
         }
-        let state = ConnState::new();
-        let io = TokioIo::new(GuardedStream::new(tcp, state.clone(), shared.stream.clone()));
-        let handler = shared.clone();
-        let service = hyper::service::service_fn(move |request: Request<Incoming>| {
-            let busy = state.begin();
-            let shared = handler.clone();
-            async move {
-                let response = match (reserved, for_admin(&shared, &request)) {
-                    (true, false) => Ok(reserved_answer()),
-                    // The kept connection serves one request: then it is free for the next.
-                    (true, true) => handle(&shared, request).await.map(|mut response| {
-                        response.headers_mut().insert("connection", HeaderValue::from_static("close"));
-                        response
-                    }),
-                    (false, _) => handle(&shared, request).await,
-                };
-                drop(busy);
-                response
-            }
-        });
-        let connection = hyper::server::conn::http1::Builder::new()
-            .header_read_timeout(None)
-            .max_header_size(MAX_HEAD_BYTES)
-            .serve_connection(io, service);
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            let _ = connection.await;
-            drop(slot);
-        });
+        spawn_connection(&shared, tcp, slot, reserved, &graceful);
     }
     drop(listener);
     graceful.shutdown().await;
+}
+
+/// Serves one accepted connection in a task of its own; its slot is freed when it ends. On
+/// the connection kept for the admin API (`reserved`), only the admin API is answered.
+fn spawn_connection(
+    shared: &Arc<Shared>,
+    tcp: TcpStream,
+    slot: OwnedSemaphorePermit,
+    reserved: bool,
+    graceful: &GracefulShutdown,
+) {
+    let state = ConnState::new();
+    let io = TokioIo::new(GuardedStream::new(tcp, state.clone(), shared.stream.clone()));
+    let handler = shared.clone();
+    let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let busy = state.begin();
+        let shared = handler.clone();
+        async move {
+            let response = match (reserved, for_admin(&shared, &request)) {
+                (true, false) => Ok(reserved_answer()),
+                // The kept connection serves one request: then it is free for the next.
+                (true, true) => handle(&shared, request).await.map(|mut response| {
+                    response.headers_mut().insert("connection", HeaderValue::from_static("close"));
+                    response
+                }),
+                (false, _) => handle(&shared, request).await,
+            };
+            drop(busy);
+            response
+        }
+    });
+    let connection = hyper::server::conn::http1::Builder::new()
+        .header_read_timeout(None)
+        .max_header_size(MAX_HEAD_BYTES)
+        .serve_connection(io, service);
+    let connection = graceful.watch(connection);
+    tokio::spawn(async move {
+        let _ = connection.await;
+        drop(slot);
+    });
 }
 
 /// Whether a request is the admin API's.
@@ -358,32 +396,18 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let time = tools.admin.then(chrono::Utc::now);
     let method = request.method().clone();
     let uri = request.uri().clone();
-    let local = uri.path().strip_prefix(shared.site_path.as_str()).unwrap_or(uri.path());
-    if let Some(response) = crate::pages::answer(app, tools, &method, local, uri.query()) {
-        log(&method, &uri, Some(response.status().as_u16()), started, None);
-        return Ok(response.map(ServeBody::from));
-    }
-    if tools.admin && crate::admin::claims(local) {
-        let response = crate::admin::handle(app, tools, &shared.budget, request).await;
-        log(&method, &uri, Some(response.status().as_u16()), started, None);
-        return Ok(response.map(ServeBody::from));
-    }
-
+    let request = match site_or_admin(shared, request).await {
+        Ok(response) => {
+            log(&method, &uri, Some(response.status().as_u16()), started, None);
+            return Ok(response.map(ServeBody::from));
+        }
+        Err(request) => request,
+    };
     let query = parse_form(uri.query().unwrap_or(""));
     let effective = effective_method(&method, &query, request.headers());
     let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
     let located = locate(uri.path(), &query, prefix.site_path, prefix.root, prefix.namespace);
-    let plan = if tools.faults.any() {
-        // Rules match the path inside the namespace (`/events/12`), or else the whole path.
-        let rule_path = match located.path.as_deref() {
-            Some("") => "/",
-            Some(path) => path,
-            None => uri.path(),
-        };
-        tools.faults.plan(&effective, rule_path)
-    } else {
-        Plan::default()
-    };
+    let plan = fault_plan(tools, &effective, located.path.as_deref(), uri.path());
     let plain = devtools::plain_finish(&shared.link, &method);
     if !plan.delay_before.is_zero() {
         tokio::time::sleep(plan.delay_before).await;
@@ -394,30 +418,15 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let outcome = match plan.stop_before.clone() {
         Some(stop) => devtools::stop_answer(stop, &plain),
         None => {
-            // Once the file has failed, writes are refused up front and reads go on without
-            // waiting for a durability that will not come.
-            let failed_before = devtools::state_failed(tools);
-            let mut response = match devtools::refuse_if_read_only(tools, &effective) {
-                Some(error) => http::finish(Reply::from(error), &plain),
-                None => answer(shared, request, Arrived { query, effective: &effective, located }, &mut note).await,
-            };
-            if let Some(failed) = devtools::settle(tools, &plain).await.filter(|_| !failed_before) {
-                response = failed;
-            }
-            if !plan.delay_after.is_zero() {
-                tokio::time::sleep(plan.delay_after).await;
-            }
-            match plan.stop_after.clone() {
-                Some(stop) => devtools::stop_answer(stop, &plain),
-                None => Ok(response),
-            }
+            let arrived = Arrived { query, effective: &effective, located };
+            answer_durably(shared, request, arrived, &mut note, &plan, &plain).await
         }
     };
     let fault = plan.mark();
     let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
-    let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
     // Only `--admin` can read the journal: without it, other users' traffic is not kept.
     if let (Some(time), Some(query)) = (time, &journal_query) {
+        let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
         let seen = Seen { time, started, method: &effective, uri: &uri, query, user: note.user, fault: fault.clone() };
         devtools::record(&tools.journal, &prefix, seen, status, refusal);
     }
@@ -427,6 +436,67 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         Some((chunk, delay)) => devtools::slow(response, chunk, delay).await,
         None => response.map(ServeBody::from),
     })
+}
+
+/// The answer of one of the site's pages or of the admin API; the request back when it is
+/// for neither.
+async fn site_or_admin(
+    shared: &Shared,
+    request: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Request<Incoming>> {
+    let (app, tools) = (&shared.app, &shared.tools);
+    let uri = request.uri();
+    let local = uri.path().strip_prefix(shared.site_path.as_str()).unwrap_or(uri.path());
+    if let Some(response) = crate::pages::answer(app, tools, request.method(), local, uri.query()) {
+        return Ok(response);
+    }
+    if tools.admin && crate::admin::claims(local) {
+        return Ok(crate::admin::handle(app, tools, &shared.budget, request).await);
+    }
+    Err(request)
+}
+
+/// The faults planned for a request. Rules match the path inside the namespace
+/// (`/events/12`), or else the whole path.
+fn fault_plan(tools: &DevTools, effective: &str, located_path: Option<&str>, whole_path: &str) -> Plan {
+    if !tools.faults.any() {
+        return Plan::default();
+    }
+    let rule_path = match located_path {
+        Some("") => "/",
+        Some(path) => path,
+        None => whole_path,
+    };
+    tools.faults.plan(effective, rule_path)
+}
+
+/// The pipeline's answer once it is durable, with the faults planned after it. Once the file
+/// has failed, writes are refused up front and reads go on without waiting for a durability
+/// that will not come.
+async fn answer_durably(
+    shared: &Shared,
+    request: Request<Incoming>,
+    arrived: Arrived<'_>,
+    note: &mut Note,
+    plan: &Plan,
+    plain: &Finish<'_>,
+) -> Result<Response<Full<Bytes>>, Dropped> {
+    let tools = &shared.tools;
+    let failed_before = devtools::state_failed(tools);
+    let mut response = match devtools::refuse_if_read_only(tools, arrived.effective) {
+        Some(error) => http::finish(Reply::from(error), plain),
+        None => answer(shared, request, arrived, note).await,
+    };
+    if let Some(failed) = devtools::settle(tools, plain).await.filter(|_| !failed_before) {
+        response = failed;
+    }
+    if !plan.delay_after.is_zero() {
+        tokio::time::sleep(plan.delay_after).await;
+    }
+    match plan.stop_after.clone() {
+        Some(stop) => devtools::stop_answer(stop, plain),
+        None => Ok(response),
+    }
 }
 
 /// The request log line (secrets redacted; an injected fault marked).
@@ -455,6 +525,8 @@ struct Arrived<'a> {
     located: http::Located,
 }
 
+/// The interface's answer to a request: authorize, find the route, read the body, then
+/// dispatch in the request's language.
 async fn answer(
     shared: &Shared,
     request: Request<Incoming>,
@@ -464,113 +536,165 @@ async fn answer(
     let app = &shared.app;
     let Arrived { query, effective, located } = arrived;
     let (parts, body) = request.into_parts();
-    let head = parts.method == HttpMethod::HEAD;
     let origin = parts.headers.get("origin").cloned();
-    let mut finish = Finish {
+    let mut finish = finish_for(shared, &parts.method, origin.clone(), &query);
+    let fail = |error: ApiError, finish: &Finish| http::finish(Reply::from(error), finish);
+    let options = parts.method == HttpMethod::OPTIONS;
+    let method_name = if options { "GET" } else { effective };
+    let user = match authenticate(app, &parts.headers, note) {
+        Ok(user) => user,
+        Err(error) => return fail(error, &finish),
+    };
+    if let Some(error) = foreign_write(origin.as_ref(), &finish, method_name, options) {
+        return fail(error, &finish);
+    }
+    if located.rest_root {
+        return http::finish(rest_root(app, user, located.base_lang, method_name), &finish);
+    }
+    let Some((route, var, method)) = find_route(located.path.as_deref(), method_name) else {
+        return fail(ApiError::no_route(), &finish);
+    };
+    // Errors of the body itself carry the route's `Allow` too, as the CMS's do.
+    let early_lang = query_lang(app, &query).or(located.base_lang).unwrap_or_default();
+    let early_allow = route.op(method).is_some() || options;
+    if early_allow {
+        let ctx = context(app, user, early_lang, located.base_lang);
+        finish.allow = Some(allow_for(&ctx, route, var.as_deref()));
+    }
+    // The body's hold on the budget lasts until the answer is made.
+    let mut read = match read_whole_body(shared, body, &mut finish).await {
+        Ok(read) => read,
+        Err(error) => return fail(error, &finish),
+    };
+    let body = match body_params(&parts.headers, &mut read, method, options).await {
+        Ok(params) => params,
+        Err(error) => return fail(error, &finish),
+    };
+    let api_request = ApiRequest { method, route, var, query, body, headers: parts.headers };
+    let ctx = context(app, user, named_lang(app, &api_request, located.base_lang), located.base_lang);
+    if early_allow && ctx.lang != early_lang {
+        finish.allow = Some(allow_for(&ctx, route, api_request.var.as_deref()));
+    }
+    dispatch(&ctx, &api_request, options, &mut finish)
+}
+
+/// How answers to this request are finished: links, CORS, HEAD, `_fields` and `_envelope`.
+fn finish_for<'a>(shared: &'a Shared, method: &HttpMethod, origin: Option<HeaderValue>, query: &Params) -> Finish<'a> {
+    let app = &shared.app;
+    Finish {
         link: &shared.link,
-        origin: origin.clone().filter(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin)),
-        head,
+        origin: origin.filter(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin)),
+        head: method == HttpMethod::HEAD,
         allow: None,
         fields: query.get("_fields").and_then(Value::as_str).map(str::to_string),
         envelope: query.contains_key("_envelope"),
         close: false,
-    };
-    let fail = |error: ApiError, finish: &Finish| http::finish(Reply::from(error), finish);
-
-    // Credentials are checked before anything else, as the CMS does.
-    let authorization = parts.headers.get("authorization").and_then(|value| value.to_str().ok());
-    note.user = authorization.and_then(crate::auth::decode_basic).map(|(name, _)| name);
-    let user = match app.users.authenticate(authorization) {
-        Ok(user) => user,
-        Err(error) => return fail(error, &finish),
-    };
-    if user.is_none() && parts.headers.contains_key("x-wp-nonce") {
-        let reason = "an X-WP-Nonce header without credentials (cookie authentication is not supported)";
-        return fail(ApiError::of(&errors::COOKIE_INVALID_NONCE).because(reason), &finish);
     }
-    let options = parts.method == HttpMethod::OPTIONS;
-    let method_name = if options { "GET" } else { effective };
-    // A browser request from an origin outside `--cors-origin` may not write: its answer could
-    // not be read, but the write would happen (cross-site request forgery).
+}
+
+/// The user the credentials name (checked before anything else, as the CMS does), noted for
+/// the journal.
+fn authenticate<'a>(app: &'a App, headers: &HeaderMap, note: &mut Note) -> Result<Option<&'a User>, ApiError> {
+    let authorization = headers.get("authorization").and_then(|value| value.to_str().ok());
+    note.user = authorization.and_then(crate::auth::decode_basic).map(|(name, _)| name);
+    let user = app.users.authenticate(authorization)?;
+    if user.is_none() && headers.contains_key("x-wp-nonce") {
+        let reason = "an X-WP-Nonce header without credentials (cookie authentication is not supported)";
+        return Err(ApiError::of(&errors::COOKIE_INVALID_NONCE).because(reason));
+    }
+    Ok(user)
+}
+
+/// A browser request from an origin outside `--cors-origin` may not write: its answer could
+/// not be read, but the write would happen (cross-site request forgery).
+fn foreign_write(origin: Option<&HeaderValue>, finish: &Finish, method_name: &str, options: bool) -> Option<ApiError> {
     if origin.is_some() && finish.origin.is_none() && method_name != "GET" && method_name != "HEAD" && !options {
         let reason = format!(
             "a write from a browser page of origin {:?}, which --cors-origin does not list",
-            origin.as_ref().and_then(|origin| origin.to_str().ok()).unwrap_or("?")
+            origin.and_then(|origin| origin.to_str().ok()).unwrap_or("?")
         );
-        return fail(ApiError::forbidden(true).because(reason), &finish);
+        return Some(ApiError::forbidden(true).because(reason));
     }
-    if located.rest_root {
-        let reply = match Method::parse(method_name) {
-            Some(Method::Get) => {
-                let ctx = context(app, user, located.base_lang.unwrap_or_default(), located.base_lang);
-                Reply::ok(crate::api::index::rest_root(&ctx))
-            }
-            _ => Reply::from(ApiError::no_route()),
-        };
-        return http::finish(reply, &finish);
-    }
-    let Some(path) = located.path else {
-        return fail(ApiError::no_route(), &finish);
-    };
-    let Some((route, var)) = http::route_for(&path) else {
-        return fail(ApiError::no_route(), &finish);
-    };
-    let Some(method) = Method::parse(method_name) else {
-        return fail(ApiError::no_route(), &finish);
-    };
-    // Errors of the body itself carry the route's `Allow` too, as the CMS's do (the language
-    // a body could name is not known yet: the query's or the address's).
-    let query_lang = query.get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse);
-    let early_lang = query_lang.or(located.base_lang).unwrap_or_default();
-    let early_allow = route.op(method).is_some() || options;
-    if early_allow {
-        let ctx = context(app, user, early_lang, located.base_lang);
-        let data = app.store.read();
-        finish.allow = Some(crate::api::allow_header(&ctx, &data, route, var.as_deref()));
-    }
-    let body = match read_body(body, &shared.budget, app.config.limits.body_timeout).await {
-        Ok(body) => body,
-        Err(error) => {
-            finish.close = true;
-            let error = match error {
-                BodyError::TooLarge => ApiError::of(&errors::TOO_LARGE),
-                BodyError::TimedOut => ApiError::bad_request(408),
-                BodyError::Broken => ApiError::bad_request(400),
-            };
-            return fail(error, &finish);
+    None
+}
+
+/// The REST root's answer (`GET` only).
+fn rest_root(app: &App, user: Option<&User>, base_lang: Option<Lang>, method_name: &str) -> Reply {
+    match Method::parse(method_name) {
+        Some(Method::Get) => {
+            let ctx = context(app, user, base_lang.unwrap_or_default(), base_lang);
+            Reply::ok(crate::api::index::rest_root(&ctx))
         }
-    };
-    let body = if matches!(method, Method::Get) && !options {
-        Params::new()
-    } else {
-        match parse_body(&parts.headers, body.bytes).await {
-            Ok(params) => params,
-            Err(error) => return fail(error, &finish),
+        _ => Reply::from(ApiError::no_route()),
+    }
+}
+
+/// The route of a path in the namespace, its variable and the method; None: no route.
+fn find_route(path: Option<&str>, method_name: &str) -> Option<(&'static Route, Option<String>, Method)> {
+    let (route, var) = http::route_for(path?)?;
+    Some((route, var, Method::parse(method_name)?))
+}
+
+/// The `Allow` header of a route, as the request's user sees it.
+fn allow_for(ctx: &Ctx, route: &Route, var: Option<&str>) -> String {
+    let data = ctx.app.store.read();
+    crate::api::allow_header(ctx, &data, route, var)
+}
+
+/// The request body, read whole within the budget and the time allowed; after an error the
+/// connection is closed (the rest of the body was not read).
+async fn read_whole_body(shared: &Shared, body: Incoming, finish: &mut Finish<'_>) -> Result<ReadBody, ApiError> {
+    read_body(body, &shared.budget, shared.app.config.limits.body_timeout).await.map_err(|error| {
+        finish.close = true;
+        match error {
+            BodyError::TooLarge => ApiError::of(&errors::TOO_LARGE),
+            BodyError::TimedOut => ApiError::bad_request(408),
+            BodyError::Broken => ApiError::bad_request(400),
         }
-    };
-    let api_request = ApiRequest { method, route, var, query, body, headers: parts.headers };
-    // A body may name the language (body over query, as the CMS merges them).
+    })
+}
+
+/// The language the query names. Before the body is read, that or the address's is the
+/// request's language (the one a body could name is not known yet).
+fn query_lang(app: &App, query: &Params) -> Option<Lang> {
+    query.get(&app.config.language_param).and_then(Value::as_str).and_then(Lang::parse)
+}
+
+/// The body's parameters; a `GET` (not `OPTIONS`) has none, whatever it sent.
+async fn body_params(
+    headers: &HeaderMap,
+    read: &mut ReadBody,
+    method: Method,
+    options: bool,
+) -> Result<Params, ApiError> {
+    if matches!(method, Method::Get) && !options {
+        return Ok(Params::new());
+    }
+    parse_body(headers, std::mem::take(&mut read.bytes)).await
+}
+
+/// The language a request names (body over query, as the CMS merges them), else its address's.
+fn named_lang(app: &App, request: &ApiRequest, base_lang: Option<Lang>) -> Lang {
     let param = app.config.language_param.as_str();
-    let named = api_request.body.get(param).or_else(|| api_request.query.get(param));
-    let lang = named.and_then(Value::as_str).and_then(Lang::parse).or(located.base_lang).unwrap_or_default();
-    let ctx = context(app, user, lang, located.base_lang);
-    if early_allow && lang != early_lang {
-        let data = app.store.read();
-        finish.allow = Some(crate::api::allow_header(&ctx, &data, route, api_request.var.as_deref()));
-    }
+    let named = request.body.get(param).or_else(|| request.query.get(param));
+    named.and_then(Value::as_str).and_then(Lang::parse).or(base_lang).unwrap_or_default()
+}
+
+/// The route's description for `OPTIONS`, else the operation's answer.
+fn dispatch(ctx: &Ctx, request: &ApiRequest, options: bool, finish: &mut Finish) -> Response<Full<Bytes>> {
     if options {
-        let body = crate::api::index::describe_route(&ctx, route);
-        return http::finish(Reply::ok(body), &finish);
+        let body = crate::api::index::describe_route(ctx, request.route);
+        return http::finish(Reply::ok(body), finish);
     }
-    if route.op(method).is_none() {
+    if request.route.op(request.method).is_none() {
         finish.allow = None;
-        return fail(ApiError::no_route(), &finish);
+        return http::finish(Reply::from(ApiError::no_route()), finish);
     }
-    let reply = match crate::api::dispatch(&ctx, &api_request) {
+    let reply = match crate::api::dispatch(ctx, request) {
         Ok(reply) => reply,
         Err(error) => Reply::from(error),
     };
-    http::finish(reply, &finish)
+    http::finish(reply, finish)
 }
 
 /// The request's view of the server: user, language and the API prefix it came to.

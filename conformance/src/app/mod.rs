@@ -34,6 +34,9 @@ use crate::runner::{self, Endpoint};
 use crate::source::load_cases;
 pub use crate::source::Source;
 
+/// How many cases run at once against an outside implementation without `--test-threads`.
+const OUTSIDE_THREADS: usize = 16;
+
 /// Exit status when options or case files are wrong.
 pub const EXIT_USAGE: i32 = 2;
 
@@ -147,11 +150,11 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
     if selection.skipped_for_credentials > 0 {
         eprintln!("{}", crate::credentials::note(&selection.lacking, selection.skipped_for_credentials));
     }
-    let threads = cli
-        .harness
-        .test_threads
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1));
+    let threads = cli.harness.test_threads.map(usize::from).unwrap_or_else(|| match shared.mode {
+        // An outside implementation: the cases mostly wait on the network.
+        Mode::Outside { .. } => OUTSIDE_THREADS,
+        Mode::Embedded { .. } => std::thread::available_parallelism().map(usize::from).unwrap_or(1),
+    });
     let options = harness::Options { format, color: shared.color, threads, width: harness::terminal_width() };
     let must_left_out = selection.must_left_out;
     let conclusion = harness::run(&options, selection.trials, selection.filtered_out);
@@ -220,6 +223,8 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         if cli.check_doc && !cli.harness.list { Some(Arc::new(fetch_doc(&runtime, &client, &mode)?)) } else { None };
     // An embedded server stops with its case: nothing to leave behind.
     let sweep = matches!(mode, Mode::Outside { .. }) && !cli.keep_data;
+    // An outside implementation that stops answering stops the run ([`runner::liveness`]).
+    let liveness = matches!(mode, Mode::Outside { .. }).then(Default::default);
     Ok(Shared {
         secrets: secrets_of(cli, &mode),
         runtime,
@@ -236,6 +241,8 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
             keep_data: cli.keep_data,
             doc,
             sweep,
+            connections: Default::default(),
+            liveness,
         },
         keep_bodies: cli.json_full,
         repro: cli.repro.clone(),

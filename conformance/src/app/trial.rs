@@ -78,6 +78,11 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         record(shared, skipped_report(&case, &reason));
         return Verdict::Ignored(reason);
     }
+    // The implementation stopped answering: one case said so, the others are not run.
+    if let Some(reason) = shared.settings.liveness.as_ref().and_then(|l| l.stopped()) {
+        record(shared, skipped_report(&case, &reason));
+        return Verdict::Ignored(reason);
+    }
     let ctx = CaseContext {
         run_id: shared.run_id.clone(),
         case_id: shared.case_ids.get(&case.name).cloned().unwrap_or_else(|| "c0000000000".into()),

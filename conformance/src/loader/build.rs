@@ -295,7 +295,14 @@ fn build_step(located: Located<RawStep>, scope: &mut BTreeSet<String>, case: &st
         None => Expect::default(),
     };
     let capture = build_captures(step.capture, scope, &local, case, issues);
-    Step { request, expect, capture, repeat: step.repeat, foreach: step.foreach.map(|f| f.text) }
+    Step {
+        request,
+        expect,
+        capture,
+        repeat: step.repeat,
+        foreach: step.foreach.map(|f| f.text),
+        concurrency: step.concurrency,
+    }
 }
 
 /// The names a step's templates can use: the case's scope, plus `index` in a step that
@@ -321,6 +328,11 @@ fn step_scope(
     }
     if step.repeat.is_some() || step.foreach.is_some() {
         local.insert("index".into());
+    } else if step.concurrency.is_some() {
+        issues.push(Issue {
+            at,
+            message: "`concurrency` goes with `repeat` or `foreach`: it sends their iterations together".into(),
+        });
     }
     if step.foreach.is_some() {
         local.insert("item".into());

@@ -47,6 +47,7 @@ pub struct RawStep {
     pub capture: Vec<(Text, Text)>,
     pub repeat: Option<u64>,
     pub foreach: Option<Text>,
+    pub concurrency: Option<usize>,
 }
 
 #[derive(Default)]
@@ -215,13 +216,34 @@ fn case(y: &Y, issues: &mut Vec<Issue>) -> Option<Located<RawCase>> {
 }
 
 fn step(y: &Y, issues: &mut Vec<Issue>) -> Option<Located<RawStep>> {
-    let f = Fields::of(y, &["request", "expect", "capture", "repeat", "foreach"], issues)?;
+    let f = Fields::of(y, &["request", "expect", "capture", "repeat", "foreach", "concurrency"], issues)?;
     let request = f.require("request", issues).and_then(|r| request(r, issues));
     let expect = f.get("expect").and_then(|e| expect(e, issues));
     let capture = f.map("capture", issues, Text::from_yaml).unwrap_or_default();
     let repeat = f.get("repeat").and_then(|y| repeat(y, issues));
-    let value = RawStep { request, expect, capture, repeat, foreach: f.text("foreach", issues) };
+    let concurrency = f.get("concurrency").and_then(|y| concurrency(y, issues));
+    let value = RawStep { request, expect, capture, repeat, foreach: f.text("foreach", issues), concurrency };
     Some(Located { at: f.at, value })
+}
+
+/// The most iterations of a step sent at a time (`concurrency: N`).
+pub const MAX_CONCURRENCY: u64 = 16;
+
+fn concurrency(y: &Y, issues: &mut Vec<Issue>) -> Option<usize> {
+    match &y.value {
+        YValue::Number(n) => match n.as_u64() {
+            Some(n @ 1..=MAX_CONCURRENCY) => Some(n as usize),
+            _ => {
+                issues
+                    .push(Issue::new(y.at, format!("`concurrency` takes a whole number from 1 to {MAX_CONCURRENCY}")));
+                None
+            }
+        },
+        _ => {
+            issues.push(Issue::new(y.at, format!("`concurrency` takes a whole number from 1 to {MAX_CONCURRENCY}")));
+            None
+        }
+    }
 }
 
 fn repeat(y: &Y, issues: &mut Vec<Issue>) -> Option<u64> {

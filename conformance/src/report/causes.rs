@@ -144,7 +144,7 @@ fn route_of(step: &StepRecord) -> String {
 }
 
 /// The path of a URL, without its query.
-fn path_of(url: &str) -> &str {
+pub(crate) fn path_of(url: &str) -> &str {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = after_scheme.find('/').map_or("/", |at| &after_scheme[at..]);
     path.split(['?', '#']).next().unwrap_or(path)
@@ -153,7 +153,7 @@ fn path_of(url: &str) -> &str {
 /// The interface's route that the path ends with (`…/wp-json/calendar/events/v1/events/12` →
 /// `/events/<id>`): the longest end of the path that is a route, as the namespace and the REST
 /// root before it are the implementation's.
-fn route_in(path: &str) -> Option<&'static str> {
+pub(crate) fn route_in(path: &str) -> Option<&'static str> {
     let ends = path.char_indices().filter(|(_, c)| *c == '/').map(|(at, _)| &path[at..]);
     ends.filter(|end| end.len() > 1).find_map(|end| {
         reference_server::interface::match_route(end.trim_end_matches('/')).map(|(route, _)| route.path)

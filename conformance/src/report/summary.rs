@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 use crate::model::Level;
 use crate::outcome::{CaseReport, Outcome};
+use crate::runner::liveness::NOT_RUN;
 
 /// Counts of one level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,6 +33,8 @@ pub struct Tally {
     /// Must cases that the selection (name filters, `--tag`, `--route`, `--skip`) left out: a
     /// verdict on the others says so.
     pub must_left_out: usize,
+    /// Cases not run because the implementation stopped answering ([`NOT_RUN`]).
+    pub not_run: usize,
 }
 
 impl Count {
@@ -77,7 +80,10 @@ impl Tally {
                         *n += 1;
                     }
                 }
-                Outcome::Skipped(_) => count.skipped += 1,
+                Outcome::Skipped(ref reason) => {
+                    count.skipped += 1;
+                    tally.not_run += usize::from(reason.starts_with(NOT_RUN));
+                }
             }
         }
         tally
@@ -92,7 +98,7 @@ impl Tally {
     pub fn exit_status(&self) -> i32 {
         if self.file_errors > 0 {
             2
-        } else if self.unexpected() > 0 || self.unexpected_passes > 0 {
+        } else if self.unexpected() > 0 || self.unexpected_passes > 0 || self.not_run > 0 {
             101
         } else {
             0
@@ -104,10 +110,11 @@ impl Tally {
         self.unexpected_failures.iter().map(|(_, n)| n).sum()
     }
 
-    /// True when every must case that ran passed and at least one ran.
+    /// True when every must case that ran passed and at least one ran (and the implementation
+    /// did not stop answering before the others could run).
     pub fn conforms(&self) -> bool {
         let must = self.count(Level::Must);
-        must.failed == 0 && must.passed > 0 && self.file_errors == 0
+        must.failed == 0 && must.passed > 0 && self.file_errors == 0 && self.not_run == 0
     }
 }
 
@@ -148,6 +155,8 @@ pub fn render(tally: &Tally, expectations_file: &str) -> String {
     let must = tally.count(Level::Must);
     let verdict = if tally.file_errors > 0 {
         "verdict: unknown: some case files could not be loaded".to_string()
+    } else if tally.not_run > 0 {
+        format!("verdict: unknown: the implementation stopped answering, and {} cases were not run", tally.not_run)
     } else if must.ran() == 0 {
         "verdict: unknown: no must case ran".to_string()
     } else if must.failed == 0 && tally.must_left_out > 0 {
@@ -207,6 +216,12 @@ fn exit_reason(tally: &Tally, expectations_file: &str) -> String {
                     "{} listed in {list} passed (remove {} from the list)",
                     plural(tally.unexpected_passes, "case", "cases"),
                     if tally.unexpected_passes == 1 { "it" } else { "them" }
+                ));
+            }
+            if tally.not_run > 0 {
+                why.push(format!(
+                    "{} not run, as the implementation stopped answering",
+                    plural(tally.not_run, "case", "cases")
                 ));
             }
             let mut text = format!("exit status 101: {}", why.join("; "));

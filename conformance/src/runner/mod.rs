@@ -8,8 +8,10 @@
 
 pub mod assert;
 pub mod capture;
+pub mod connections;
 pub mod doc;
 pub mod endpoint;
+pub mod liveness;
 pub mod request;
 pub mod send;
 pub mod sweep;
@@ -25,7 +27,7 @@ use serde_json::Value;
 use crate::env::{Binding, Env};
 use crate::model::{Body, Capture, Case, Step, Target};
 use crate::node::{Node, NodeKind};
-use crate::outcome::{CaseReport, Outcome, StepError, StepRecord};
+use crate::outcome::{CaseReport, Outcome, SentRequest, StepError, StepRecord};
 use crate::template::{Expr, Template};
 
 pub use endpoint::{Endpoint, LANGUAGE_KEY};
@@ -44,6 +46,10 @@ pub struct Settings {
     /// Delete at the end of each case what it created and did not delete ([`sweep`]): against
     /// an outside implementation, without `--keep-data`.
     pub sweep: bool,
+    /// The last request on each connection, named when the implementation drops one.
+    pub connections: Arc<connections::Connections>,
+    /// Against an outside implementation: whether it still answers ([`liveness`]).
+    pub liveness: Option<Arc<liveness::Liveness>>,
 }
 
 /// Per-case values.
@@ -65,43 +71,29 @@ pub async fn run_case(
 ) -> CaseReport {
     let started = Instant::now();
     let mut env = case_env(case, endpoint, ctx);
-    let run = Run { endpoint, client, settings, ledger: Mutex::default() };
-    let mut steps = Vec::new();
-    let mut outcome = Outcome::Passed;
-    for (i, step) in case.steps.iter().enumerate() {
-        let label = format!("steps[{i}]");
-        let records = run.step(step, &label, &mut env).await;
-        let failed = records.iter().find(|r| !r.ok()).map(|r| r.error.clone());
-        steps.extend(records);
-        if let Some(error) = failed {
-            outcome = match error {
-                Some(error) => Outcome::Error(error.to_string()),
-                None => Outcome::Failed,
-            };
-            break;
-        }
-    }
-    let mut cleanup = Vec::new();
-    for (i, step) in case.cleanup.iter().enumerate() {
-        let label = format!("cleanup[{i}]");
-        if settings.keep_data {
-            cleanup.push(StepRecord { label, skipped: Some("--keep-data".into()), ..StepRecord::default() });
-            continue;
-        }
-        let missing: Vec<String> = step_variables(step).into_iter().filter(|v| !env.contains(v)).collect();
-        if !missing.is_empty() {
-            cleanup.push(StepRecord {
-                label,
-                skipped: Some(format!("needs {}, which an earlier failure left uncaptured", missing.join(", "))),
-                ..StepRecord::default()
-            });
-            continue;
-        }
-        cleanup.extend(run.step(step, &label, &mut env).await);
-    }
-    if settings.sweep {
+    let run = Run { case: &case.name, endpoint, client, settings, ledger: Mutex::default() };
+    let (steps, mut outcome) = run.steps(case, &mut env).await;
+    let stopped = settings.liveness.as_ref().and_then(|l| l.stopped());
+    let mut cleanup = match &stopped {
+        Some(reason) => skipped_steps(&case.cleanup, "cleanup", reason),
+        None => run.cleanup(case, &mut env).await,
+    };
+    if settings.sweep && stopped.is_none() {
         let ledger = run.ledger.into_inner().unwrap_or_else(|e| e.into_inner());
-        cleanup.extend(sweep::sweep(&ledger, endpoint, client, settings.max_response).await);
+        let (connections, what) = (&settings.connections, &case.name);
+        cleanup.extend(sweep::sweep(&ledger, endpoint, client, connections, what, settings.max_response).await);
+    }
+    // A case cut short by an implementation that stopped answering, which another case found
+    // and reported: not run to its end, rather than one more failure of the same cause. A case
+    // that failed on an answer keeps its failure.
+    if let (Some(reason), Some(liveness)) = (stopped, &settings.liveness) {
+        let cut_short = steps.last().and_then(|s| s.error.as_ref()).is_some_and(|e| {
+            matches!(e, StepError::Connect { .. })
+                || matches!(e, StepError::Transport { detail, .. } if send::is_dropped_detail(detail))
+        });
+        if cut_short && !liveness.found_by(&case.name) {
+            outcome = Outcome::Skipped(reason);
+        }
     }
     CaseReport {
         name: case.name.clone(),
@@ -116,6 +108,17 @@ pub async fn run_case(
         expected_failure: false,
         server: None,
     }
+}
+
+/// A record per step of `steps`, each skipped for `reason`.
+fn skipped_steps(steps: &[Step], part: &str, reason: &str) -> Vec<StepRecord> {
+    (0..steps.len())
+        .map(|i| StepRecord {
+            label: format!("{part}[{i}]"),
+            skipped: Some(reason.to_string()),
+            ..StepRecord::default()
+        })
+        .collect()
 }
 
 /// A case's variables on one implementation before its first step: the built-ins (the
@@ -143,35 +146,7 @@ pub fn case_env(case: &Case, endpoint: &Endpoint, ctx: &CaseContext) -> Env {
 /// The variables a step reads (templates, and its `foreach` list).
 pub fn step_variables(step: &Step) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let add_template = |t: &Template, out: &mut BTreeSet<String>| {
-        out.extend(t.exprs().filter_map(Expr::variable).map(String::from));
-    };
-    let mut nodes: Vec<&Node> = Vec::new();
-    let r = &step.request;
-    match &r.target {
-        Target::Path(t) | Target::Url(t) => add_template(t, &mut out),
-    }
-    if let Some(lang) = &r.lang {
-        add_template(lang, &mut out);
-    }
-    for (key, node) in &r.query {
-        add_template(&key.template, &mut out);
-        nodes.push(node);
-    }
-    match &r.body {
-        Body::Json(n) => nodes.push(n),
-        Body::Form(entries) => {
-            for (key, node) in entries {
-                add_template(&key.template, &mut out);
-                nodes.push(node);
-            }
-        }
-        Body::Raw(t) => add_template(t, &mut out),
-        Body::None => {}
-    }
-    for (_, t) in &r.headers {
-        add_template(t, &mut out);
-    }
+    let mut nodes = request_variables(&step.request, &mut out);
     let e = &step.expect;
     nodes.extend(e.status.iter());
     nodes.extend(e.json.iter());
@@ -200,8 +175,46 @@ pub fn step_variables(step: &Step) -> BTreeSet<String> {
     out
 }
 
+/// The variables a template reads, into `out`.
+fn add_template(t: &Template, out: &mut BTreeSet<String>) {
+    out.extend(t.exprs().filter_map(Expr::variable).map(String::from));
+}
+
+/// The variables of a request's templates (its target, language, query and body keys, raw
+/// body, headers) into `out`; its data nodes, whose templates the caller walks.
+fn request_variables<'a>(r: &'a crate::model::Request, out: &mut BTreeSet<String>) -> Vec<&'a Node> {
+    let mut nodes: Vec<&Node> = Vec::new();
+    match &r.target {
+        Target::Path(t) | Target::Url(t) => add_template(t, out),
+    }
+    if let Some(lang) = &r.lang {
+        add_template(lang, out);
+    }
+    for (key, node) in &r.query {
+        add_template(&key.template, out);
+        nodes.push(node);
+    }
+    match &r.body {
+        Body::Json(n) => nodes.push(n),
+        Body::Form(entries) => {
+            for (key, node) in entries {
+                add_template(&key.template, out);
+                nodes.push(node);
+            }
+        }
+        Body::Raw(t) => add_template(t, out),
+        Body::None => {}
+    }
+    for (_, t) in &r.headers {
+        add_template(t, out);
+    }
+    nodes
+}
+
 /// What every step of a case runs with.
 struct Run<'a> {
+    /// The case's name.
+    case: &'a str,
     endpoint: &'a Endpoint,
     client: &'a Client,
     settings: &'a Settings,
@@ -210,6 +223,47 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// The case's steps, until one fails: their records and the case's outcome.
+    async fn steps(&self, case: &Case, env: &mut Env) -> (Vec<StepRecord>, Outcome) {
+        let mut steps = Vec::new();
+        for (i, step) in case.steps.iter().enumerate() {
+            let label = format!("steps[{i}]");
+            let records = self.step(step, &label, env).await;
+            let failed = records.iter().find(|r| !r.ok()).map(|r| r.error.clone());
+            steps.extend(records);
+            if let Some(error) = failed {
+                let outcome = match error {
+                    Some(error) => Outcome::Error(error.to_string()),
+                    None => Outcome::Failed,
+                };
+                return (steps, outcome);
+            }
+        }
+        (steps, Outcome::Passed)
+    }
+
+    /// The case's cleanup steps, each one whose variables are there (`--keep-data`: none).
+    async fn cleanup(&self, case: &Case, env: &mut Env) -> Vec<StepRecord> {
+        if self.settings.keep_data {
+            return skipped_steps(&case.cleanup, "cleanup", "--keep-data");
+        }
+        let mut cleanup = Vec::new();
+        for (i, step) in case.cleanup.iter().enumerate() {
+            let label = format!("cleanup[{i}]");
+            let missing: Vec<String> = step_variables(step).into_iter().filter(|v| !env.contains(v)).collect();
+            if !missing.is_empty() {
+                cleanup.push(StepRecord {
+                    label,
+                    skipped: Some(format!("needs {}, which an earlier failure left uncaptured", missing.join(", "))),
+                    ..StepRecord::default()
+                });
+                continue;
+            }
+            cleanup.extend(self.step(step, &label, env).await);
+        }
+        cleanup
+    }
+
     /// Runs a step: once, or once per `repeat`/`foreach` iteration until one fails.
     async fn step(&self, step: &Step, label: &str, env: &mut Env) -> Vec<StepRecord> {
         let iterations = match iterations(step, label, env) {
@@ -219,6 +273,9 @@ impl Run<'_> {
             }
         };
         begin_step(step, env);
+        if let Some(width) = step.concurrency.filter(|n| *n > 1) {
+            return self.together(step, iterations, width, env).await;
+        }
         let mut records = Vec::new();
         for (label, iteration) in iterations {
             enter_iteration(step, env, iteration);
@@ -233,6 +290,36 @@ impl Run<'_> {
         records
     }
 
+    /// A step's iterations sent `width` at a time (`concurrency`), each with its own `index`
+    /// and `item`; their records and captures are kept in `index` order. After a batch in which
+    /// one failed, the step stops.
+    async fn together(&self, step: &Step, iterations: Vec<Iteration>, width: usize, env: &mut Env) -> Vec<StepRecord> {
+        let mut records = Vec::new();
+        let mut iterations = iterations.into_iter().peekable();
+        while iterations.peek().is_some() {
+            let batch: Vec<(String, Env)> = iterations
+                .by_ref()
+                .take(width)
+                .map(|(label, iteration)| {
+                    let mut own = env.clone();
+                    enter_iteration(step, &mut own, iteration);
+                    (label, own)
+                })
+                .collect();
+            let sent = batch.iter().map(|(label, own)| self.once(step, label.clone(), own));
+            let mut failed = false;
+            for (record, captured) in futures_util::future::join_all(sent).await {
+                keep_captures(step, env, captured);
+                failed |= !record.ok();
+                records.push(record);
+            }
+            if failed {
+                break;
+            }
+        }
+        records
+    }
+
     /// One request: build, send, check, capture.
     async fn once(&self, step: &Step, label: String, env: &Env) -> (StepRecord, Vec<(String, Value)>) {
         env.reset_budget();
@@ -240,7 +327,7 @@ impl Run<'_> {
             Ok(request) => request,
             Err(error) => return (StepRecord { label, error: Some(error), ..StepRecord::default() }, Vec::new()),
         };
-        let answer = match send::send(self.client, &request, self.settings.max_response).await {
+        let answer = match self.send(&request, &label).await {
             Ok(answer) => answer,
             Err(error) => {
                 let request = Some(request.into());
@@ -260,19 +347,7 @@ impl Run<'_> {
             ..StepRecord::default()
         };
         let mut mismatches = std::mem::take(&mut checked.mismatches);
-        if let Some(doc) = &self.settings.doc {
-            let parsed;
-            let json = match &checked.json {
-                Some(json) => Some(json),
-                None => {
-                    parsed = send::parse_json(&answer.text).ok();
-                    parsed.as_ref()
-                }
-            };
-            if let Some(json) = json {
-                mismatches.extend(doc.check(self.endpoint, &request, answer.status, json));
-            }
-        }
+        mismatches.extend(self.doc_mismatches(&request, &answer, checked.json.as_ref()));
         let mut values = Vec::new();
         if record.error.is_none() {
             let captured = capture::capture(step, env, &answer, checked.json.as_ref());
@@ -285,6 +360,55 @@ impl Run<'_> {
         record.request = Some(request.into());
         record.body = Some(crate::show::cut_bytes(answer.text, StepRecord::MAX_BODY));
         (record, values)
+    }
+
+    /// Sends a step's request, logged under its connection; against an outside implementation,
+    /// an answer says it still answers, and a refused connection checks whether it stopped.
+    async fn send(&self, request: &SentRequest, label: &str) -> Result<send::Answer, StepError> {
+        let what = format!("{} {label}", self.case);
+        let max = self.settings.max_response;
+        let result = self.settings.connections.send(self.client, request, max, &what).await;
+        let Some(liveness) = &self.settings.liveness else { return result };
+        match result {
+            Ok(answer) => {
+                liveness.answered(&what, request);
+                Ok(answer)
+            }
+            // No connection, or one dropped under the request: has it stopped altogether?
+            Err(StepError::Connect { url, detail }) => match liveness.check(self.case, &url).await {
+                Some(stopped) => Err(StepError::Connect { url, detail: format!("{detail}; {stopped}") }),
+                None => Err(StepError::Connect { url, detail }),
+            },
+            Err(StepError::Transport { url, detail }) if send::is_dropped_detail(&detail) => {
+                match liveness.check(self.case, &url).await {
+                    Some(stopped) => Err(StepError::Transport { url, detail: format!("{detail}; {stopped}") }),
+                    None => Err(StepError::Transport { url, detail }),
+                }
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// With `--check-doc`: the answer against the implementation's `/doc`.
+    fn doc_mismatches(
+        &self,
+        request: &SentRequest,
+        answer: &send::Answer,
+        json: Option<&Value>,
+    ) -> Vec<crate::matcher::Mismatch> {
+        let Some(doc) = &self.settings.doc else { return Vec::new() };
+        let parsed;
+        let json = match json {
+            Some(json) => Some(json),
+            None => {
+                parsed = send::parse_json(&answer.text).ok();
+                parsed.as_ref()
+            }
+        };
+        match json {
+            Some(json) => doc.check(self.endpoint, request, answer.status, json),
+            None => Vec::new(),
+        }
     }
 }
 

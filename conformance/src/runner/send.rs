@@ -4,9 +4,11 @@
 //! [`MAX_JSON_VALUES`] values, since a parsed value takes far more memory than its bytes (a
 //! 60 MB `[0,0,…]` would be 30 million values of 72 bytes each, and more).
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use base64::Engine;
+use hyper_util::client::legacy::connect::HttpInfo;
 use reqwest::Client;
 
 use crate::outcome::{SentRequest, StepError};
@@ -88,7 +90,7 @@ pub fn client(timeout: Duration, keep_alive: bool) -> Result<Client, String> {
 /// answer on the same (kept-alive) connection that left it unusable.
 const DROPPED_HINT: &str = "the implementation closed or reset the connection; if the case passes with \
 --no-keep-alive, an earlier exchange on the same connection left it unusable (a request body not read \
-to its end, a wrong Content-Length); if every later case fails too, the implementation stopped";
+to its end, a wrong Content-Length)";
 
 /// The hint for a transport failure's detail, when it is a dropped connection.
 fn dropped(detail: &str) -> Option<&'static str> {
@@ -101,9 +103,33 @@ fn dropped(detail: &str) -> Option<&'static str> {
 
 /// Sends `request`; reads at most `max_bytes` of the answer's body.
 pub async fn send(client: &Client, request: &SentRequest, max_bytes: u64) -> Result<Answer, StepError> {
+    send_on(client, request, max_bytes).await.0
+}
+
+/// [`send`], and the connection the exchange went on (its local address), when it is known:
+/// that of the answer, or of the failure when the request got as far as a connection.
+pub async fn send_on(
+    client: &Client,
+    request: &SentRequest,
+    max_bytes: u64,
+) -> (Result<Answer, StepError>, Option<SocketAddr>) {
     let url = request.url.clone();
+    let builder = match build(client, request) {
+        Ok(builder) => builder,
+        Err(error) => return (Err(error), None),
+    };
+    let response = match builder.send().await {
+        Ok(response) => response,
+        Err(e) => return (Err(transport_error(&e, &url)), connection_of_error(&e)),
+    };
+    let connection = response.extensions().get::<HttpInfo>().map(HttpInfo::local_addr);
+    (read(response, &url, max_bytes).await, connection)
+}
+
+/// The request as the client sends it: method, headers, credentials, body.
+fn build(client: &Client, request: &SentRequest) -> Result<reqwest::RequestBuilder, StepError> {
     let method = reqwest::Method::from_bytes(request.method.as_bytes()).map_err(|_| StepError::Transport {
-        url: url.clone(),
+        url: request.url.clone(),
         detail: format!("`{}` is not an HTTP method", request.method),
     })?;
     let mut builder = client.request(method, &request.url);
@@ -117,7 +143,12 @@ pub async fn send(client: &Client, request: &SentRequest, max_bytes: u64) -> Res
     if let Some(body) = &request.body {
         builder = builder.body(body.clone());
     }
-    let mut response = builder.send().await.map_err(|e| transport_error(&e, &url))?;
+    Ok(builder)
+}
+
+/// Reads the answer: its status, its headers (the values of one name joined), at most
+/// `max_bytes` of its body.
+async fn read(mut response: reqwest::Response, url: &str, max_bytes: u64) -> Result<Answer, StepError> {
     let status = response.status().as_u16();
     let mut headers: Vec<(String, String)> = Vec::new();
     for (name, value) in response.headers() {
@@ -130,13 +161,13 @@ pub async fn send(client: &Client, request: &SentRequest, max_bytes: u64) -> Res
             None => headers.push((name.as_str().to_string(), value)),
         }
     }
-    let too_large = || StepError::TooLarge { url: url.clone(), limit: max_bytes / (1024 * 1024) };
+    let too_large = || StepError::TooLarge { url: url.to_string(), limit: max_bytes / (1024 * 1024) };
     if response.content_length().is_some_and(|length| length > max_bytes) {
         return Err(too_large());
     }
     // The announced size (bounded above) is reserved at once: no doubling on the way.
     let mut bytes = Vec::with_capacity(response.content_length().unwrap_or(0) as usize);
-    while let Some(chunk) = response.chunk().await.map_err(|e| transport_error(&e, &url))? {
+    while let Some(chunk) = response.chunk().await.map_err(|e| transport_error(&e, url))? {
         if (bytes.len() + chunk.len()) as u64 > max_bytes {
             return Err(too_large());
         }
@@ -151,6 +182,39 @@ pub async fn send(client: &Client, request: &SentRequest, max_bytes: u64) -> Res
         }
     };
     Ok(Answer { status, headers, text, size, utf8_error })
+}
+
+/// The connection a failed request went on (its local address), when it got as far as one:
+/// the client's error carries the connection's information.
+fn connection_of_error(e: &reqwest::Error) -> Option<SocketAddr> {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        if let Some(client_error) = s.downcast_ref::<hyper_util::client::legacy::Error>() {
+            let connected = client_error.connect_info()?;
+            let mut extensions = Default::default();
+            connected.get_extras(&mut extensions);
+            return extensions.get::<HttpInfo>().map(HttpInfo::local_addr);
+        }
+        source = s.source();
+    }
+    None
+}
+
+/// `error` with `note` (what went on its connection before) after its hint, when it is a
+/// dropped connection; any other error as it is. The cause table groups by the first words,
+/// which stay those of the failure and the hint.
+pub(crate) fn with_connection_note(error: StepError, note: &str) -> StepError {
+    match error {
+        StepError::Transport { url, detail } if dropped(&detail).is_some() && detail.ends_with(')') => {
+            StepError::Transport { url, detail: format!("{detail}; {note}") }
+        }
+        other => other,
+    }
+}
+
+/// Whether a transport failure's detail is a dropped connection.
+pub(crate) fn is_dropped_detail(detail: &str) -> bool {
+    dropped(detail).is_some()
 }
 
 /// A request that could not be carried out: what failed, the address, the cause.

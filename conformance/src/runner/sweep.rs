@@ -13,6 +13,7 @@ use percent_encoding::percent_decode_str;
 use reqwest::Client;
 use serde_json::Value;
 
+use super::connections::Connections;
 use super::endpoint::Endpoint;
 use super::send::{self, Answer};
 use crate::credentials::WRONG_PASSWORD;
@@ -152,16 +153,26 @@ fn route(url: &reqwest::Url, namespace: &str) -> Option<Route> {
 
 /// Deletes what `ledger` says the case left; one record per item (the administrator's
 /// attempt when the creator's did not succeed).
-pub async fn sweep(ledger: &Ledger, endpoint: &Endpoint, client: &Client, max_response: u64) -> Vec<StepRecord> {
+/// Its requests are logged under their connections as `CASE sweep[i] …` (`case`: the case's
+/// name), like the case's own.
+pub async fn sweep(
+    ledger: &Ledger,
+    endpoint: &Endpoint,
+    client: &Client,
+    connections: &Connections,
+    case: &str,
+    max_response: u64,
+) -> Vec<StepRecord> {
     let mut records = Vec::new();
+    let sender = Sender { client, connections, case, max_response };
     for (i, item) in ledger.left().into_iter().enumerate() {
         let label = format!("sweep[{i}] {}/{}", item.collection, item.id);
         let creator = item.role.as_deref().filter(|role| endpoint.credentials.contains_key(*role));
-        let mut record = delete(item, creator, endpoint, client, max_response, &label).await;
+        let mut record = delete(item, creator, endpoint, &sender, &label).await;
         let admin = endpoint.credentials.contains_key(ADMINISTRATOR) && creator != Some(ADMINISTRATOR);
         if !record.ok() && admin {
             let first = record;
-            record = delete(item, Some(ADMINISTRATOR), endpoint, client, max_response, &label).await;
+            record = delete(item, Some(ADMINISTRATOR), endpoint, &sender, &label).await;
             if !record.ok() {
                 records.push(first);
             }
@@ -171,14 +182,21 @@ pub async fn sweep(ledger: &Ledger, endpoint: &Endpoint, client: &Client, max_re
     records
 }
 
+/// How the sweep sends.
+struct Sender<'a> {
+    client: &'a Client,
+    connections: &'a Connections,
+    case: &'a str,
+    max_response: u64,
+}
+
 /// `DELETE {collection}/{id}?force=true` as `role`; a record that is not ok unless the answer
 /// is a 2xx or a 410.
 async fn delete(
     item: &Created,
     role: Option<&str>,
     endpoint: &Endpoint,
-    client: &Client,
-    max_response: u64,
+    sender: &Sender<'_>,
     label: &str,
 ) -> StepRecord {
     let request = SentRequest {
@@ -190,7 +208,8 @@ async fn delete(
         body: None,
     };
     let mut record = StepRecord { label: label.to_string(), ..StepRecord::default() };
-    match send::send(client, &request, max_response).await {
+    let what = format!("{} {label}", sender.case);
+    match sender.connections.send(sender.client, &request, sender.max_response, &what).await {
         Ok(answer) => {
             if !(200..300).contains(&answer.status) && answer.status != 410 {
                 record.mismatches.push(Mismatch {

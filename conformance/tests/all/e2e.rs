@@ -753,3 +753,143 @@ fn a_dropped_kept_alive_connection_is_named_and_no_keep_alive_avoids_it() {
     let fresh = conformance(&[&args[..], &["--no-keep-alive"]].concat());
     assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh));
 }
+
+#[test]
+fn a_dropped_connection_names_the_request_before_it_on_that_connection() {
+    // Every connection answers one request and is dropped under the next: case `one` fails on
+    // the connection of the pre-flight check, and case `two`'s second request goes on the
+    // connection of its first, which the failure names.
+    let addr = one_request_per_connection_server();
+    let dir = temp("earlier-request");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = "level: must\nspec: [\"4.2\"]\ncases:\n  - name: one\n    steps: [{request: {path: /events}, expect: {status: 2xx}}]\n  - name: two\n    steps: [{request: {path: /venues}, expect: {status: 2xx}}, {request: {path: /events}, expect: {status: 2xx}}]\n";
+    std::fs::write(dir.join("k.yaml"), cases).unwrap();
+    let base = format!("http://{addr}/wp-json");
+    let args = ["--cases", dir.to_str().unwrap(), "--base-url", &base, "--test-threads", "1", "--timeout", "5"];
+    let out = text(&conformance(&args));
+    let named = format!(
+        "the request before it on this connection was k::two steps[0] (GET {base}/calendar/events/v1/venues), answered 200"
+    );
+    assert!(out.contains(&named), "{named}\n{out}");
+}
+
+/// A server that answers every request (`{"events":[]}`, the namespace index for its path) on
+/// kept-alive connections, and stops altogether after `answers` answers: its listener and
+/// every connection close, as when an implementation crashes.
+fn server_that_stops_after(answers: usize) -> SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            let answered = Arc::new(AtomicU64::new(0));
+            let stop = Arc::new(tokio::sync::Notify::new());
+            loop {
+                let (mut stream, _) = tokio::select! {
+                    accepted = listener.accept() => match accepted { Ok(a) => a, Err(_) => continue },
+                    _ = stop.notified() => return,
+                };
+                let (answered, stop) = (answered.clone(), stop.clone());
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 4096];
+                    loop {
+                        let mut seen = Vec::new();
+                        while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+                            match stream.read(&mut buf).await {
+                                Ok(0) | Err(_) => return,
+                                Ok(n) => seen.extend_from_slice(&buf[..n]),
+                            }
+                        }
+                        let head = String::from_utf8_lossy(&seen).to_string();
+                        let body = if head.starts_with("GET /wp-json/calendar/events/v1 ") {
+                            r#"{"namespace":"calendar/events/v1","routes":{}}"#
+                        } else {
+                            r#"{"events":[]}"#
+                        };
+                        let answer = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                            body.len()
+                        );
+                        let _ = stream.write_all(answer.as_bytes()).await;
+                        if answered.fetch_add(1, Ordering::SeqCst) + 1 >= answers as u64 {
+                            stop.notify_one();
+                        }
+                    }
+                });
+            }
+        });
+        // The runtime ends here: the listener and every connection close.
+    });
+    rx.recv().unwrap()
+}
+
+#[test]
+fn an_implementation_that_stops_answering_stops_the_run_once() {
+    for threads in ["1", "4"] {
+        stops_the_run_once(threads);
+    }
+}
+
+fn stops_the_run_once(threads: &str) {
+    let addr = server_that_stops_after(5);
+    let dir = temp(&format!("stops-{threads}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cases = String::from("level: must\nspec: [\"4.2\"]\ncases:\n");
+    for i in 0..20 {
+        cases.push_str(&format!(
+            "  - name: c{i:02}\n    steps: [{{request: {{path: /events}}, expect: {{status: 2xx}}}}]\n"
+        ));
+    }
+    std::fs::write(dir.join("k.yaml"), cases).unwrap();
+    let base = format!("http://{addr}/wp-json");
+    let args = ["--cases", dir.to_str().unwrap(), "--base-url", &base, "--test-threads", threads, "--timeout", "5"];
+    let output = conformance(&args);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(101), "{out}");
+    assert_eq!(out.matches("the implementation stopped answering: it refuses connections").count(), 1, "once: {out}");
+    assert!(out.contains("since the last answer, to k::c"), "the last case answered: {out}");
+    let result = out.lines().find(|l| l.starts_with("test result:")).unwrap_or_default();
+    let count = |what: &str| -> usize {
+        let at = result.find(what).unwrap_or_else(|| panic!("{what} in {result}"));
+        result[..at].rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(count(" failed") <= 2, "not a failure per later case: {result}\n{out}");
+    assert!(count(" ignored") >= 10, "the later cases are not run: {result}");
+    assert!(out.contains("ignored (not run: the implementation stopped answering"), "{out}");
+    assert!(out.contains("verdict: unknown: the implementation stopped answering"), "{out}");
+}
+
+#[test]
+fn a_step_with_concurrency_keeps_its_captures_in_index_order() {
+    // 24 events created 8 at a time; each captured ID is read back with the title of its index.
+    let dir = temp("concurrency");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = r#"level: may
+spec: ["D1"]
+cases:
+  - name: together
+    steps:
+      - request: {method: POST, path: /events, auth: editor,
+                  json: {title: "E{{index}} {{case_id}}", start_date: "{{date(+3d)}} 10:00:00", end_date: "{{date(+3d)}} 11:00:00"}}
+        repeat: 24
+        concurrency: 8
+        expect: {status: 201}
+        capture: {ids: $.id}
+      - request: {path: "/events/{{item}}"}
+        foreach: ids
+        concurrency: 5
+        expect: {status: 200, json: {title: "E{{index}} {{case_id}}"}}
+      - request: {path: /events, query: {search: "{{case_id}}", per_page: 50}}
+        expect: {status: 200, json: {total: 24}}
+"#;
+    std::fs::write(dir.join("k.yaml"), cases).unwrap();
+    let output = conformance(&["--cases", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let bad = cases.replace("        concurrency: 5\n", "").replace("repeat: 24", "concurrency: 2");
+    std::fs::write(dir.join("k.yaml"), bad).unwrap();
+    let output = conformance(&["--cases", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("`concurrency` goes with `repeat` or `foreach`"), "{}", text(&output));
+}

@@ -12,7 +12,7 @@ use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, ErrorKind, Op, Resource, Target, LINKED_LIST_ARGS};
 use crate::model::{Event, Id, Organizer, Post, PostKind, Status, Venue};
 use crate::store::{Data, IdSet, SlugKind};
-use crate::validate::is_truthy;
+use crate::validate::{is_truthy, Args};
 use crate::views::snapshot::{self, Linked};
 use crate::views::Renderer;
 
@@ -178,78 +178,12 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let args = validated(ctx, &data, request)?;
     let page = Page::from_args(&args);
     let statuses = StatusFilter::from_args(ctx, &args);
-    let search: Vec<String> =
-        args.str("search").map(|text| text.split_whitespace().map(str::to_lowercase).collect()).unwrap_or_default();
-    let event = args.int("event").map(|id| id as Id);
-    let has_events = args.get("has_events").map(is_truthy);
-    let upcoming = args.get("only_with_upcoming").is_some_and(is_truthy);
-    let links = match kind.post_kind {
-        PostKind::Venue => &data.venue_events,
-        _ => &data.organizer_events,
+    let filter = LinkedFilter::from_args(&args);
+    let (shown, total) = if filter.is_none() && statuses.author_blind() {
+        newest_page(ctx, &data, kind, &statuses, &page)
+    } else {
+        filtered_page(ctx, &data, kind, &statuses, &filter, &page)
     };
-    // The events linked to an item, as the caller sees them: an event's links show only to
-    // those who see the event in full (not hidden, not behind its password).
-    let linked_events = |id: Id| {
-        links
-            .get(&id)
-            .into_iter()
-            .flat_map(IdSet::iter)
-            .filter_map(|event| data.events.get(&event).map(|event| event.value()))
-            .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
-    };
-    // `has_events` counts events that are out (not drafts or pending), as the plugin does;
-    // `only_with_upcoming` every upcoming event the caller may see (Part A 35).
-    let out = |event: &Event| !matches!(event.post.status, Status::Draft | Status::Pending);
-    let has_linked = |id: Id| linked_events(id).any(out);
-    let has_upcoming = |id: Id| linked_events(id).any(|event| event.start_utc >= ctx.now);
-
-    let (shown, total) =
-        if search.is_empty() && event.is_none() && has_events.is_none() && !upcoming && statuses.author_blind() {
-            // No filter but language and status: the order index has the page and the counts
-            // the total.
-            let order = &data.linked_order;
-            let total = order.total(kind.post_kind, ctx.lang, &statuses.allowed);
-            let shown: Vec<Id> = order
-                .newest_first(kind.post_kind, ctx.lang)
-                .filter(|(_, status)| statuses.allowed.contains(status))
-                .skip(page.offset())
-                .take(page.per_page)
-                .map(|(id, _)| id)
-                .collect();
-            (shown, total)
-        } else {
-            let posts: Box<dyn Iterator<Item = &Post>> = match kind.post_kind {
-                PostKind::Venue => Box::new(data.venues.values().map(|v| &v.post)),
-                _ => Box::new(data.organizers.values().map(|o| &o.post)),
-            };
-            // The text a search looks in: the post's and the item's own fields.
-            let haystack = |post: &Post| {
-                let extra = match kind.post_kind {
-                    PostKind::Venue => {
-                        data.venues.get(&post.id).map(|v| v.text_fields().map(|(_, value)| value).join(" "))
-                    }
-                    _ => data.organizers.get(&post.id).map(|o| o.text_fields().map(|(_, value)| value).join(" ")),
-                };
-                format!("{} {} {} {}", post.title, post.content, post.excerpt, extra.unwrap_or_default()).to_lowercase()
-            };
-            let mut items: Vec<&Post> = posts
-                .filter(|post| {
-                    post.lang == ctx.lang
-                        && post.status != Status::Trash
-                        && statuses.admits(post.status, post.author)
-                        && (search.is_empty() || {
-                            let haystack = haystack(post);
-                            search.iter().all(|word| haystack.contains(word.as_str()))
-                        })
-                        && event.is_none_or(|event| linked_events(post.id).any(|linked| linked.post.id == event))
-                        && has_events.is_none_or(|wanted| has_linked(post.id) == wanted)
-                        && (!upcoming || has_upcoming(post.id))
-                })
-                .collect();
-            items.sort_by(|a, b| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
-            let shown: Vec<Id> = items.iter().skip(page.offset()).take(page.per_page).map(|post| post.id).collect();
-            (shown, items.len())
-        };
     let total_pages = page.total_pages(total);
     if page.number > 1 && shown.is_empty() {
         return Err(ApiError::of(&kind.page_not_found));
@@ -263,4 +197,112 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     Ok(Reply::text(200, body)
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
+}
+
+/// The filters of a venue or organizer list beyond language and status.
+struct LinkedFilter {
+    /// Lower-case words the item's text must all contain.
+    search: Vec<String>,
+    /// An event the item must be linked to.
+    event: Option<Id>,
+    has_events: Option<bool>,
+    /// Only items with an upcoming event.
+    upcoming: bool,
+}
+
+impl LinkedFilter {
+    fn from_args(args: &Args) -> Self {
+        LinkedFilter {
+            search: args
+                .str("search")
+                .map(|text| text.split_whitespace().map(str::to_lowercase).collect())
+                .unwrap_or_default(),
+            event: args.int("event").map(|id| id as Id),
+            has_events: args.get("has_events").map(is_truthy),
+            upcoming: args.get("only_with_upcoming").is_some_and(is_truthy),
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        self.search.is_empty() && self.event.is_none() && self.has_events.is_none() && !self.upcoming
+    }
+
+    /// Whether the item of `post` passes the filters. `has_events` counts events that are
+    /// out (not drafts or pending), as the plugin does; `only_with_upcoming` every upcoming
+    /// event the caller may see (Part A 35).
+    fn admits(&self, ctx: &Ctx, data: &Data, kind: &Kind, post: &Post) -> bool {
+        let linked = |id: Id| linked_events(ctx, data, kind, id);
+        let out = |event: &Event| !matches!(event.post.status, Status::Draft | Status::Pending);
+        (self.search.is_empty() || {
+            let haystack = search_text(data, kind, post);
+            self.search.iter().all(|word| haystack.contains(word.as_str()))
+        }) && self.event.is_none_or(|event| linked(post.id).any(|linked| linked.post.id == event))
+            && self.has_events.is_none_or(|wanted| linked(post.id).any(out) == wanted)
+            && (!self.upcoming || linked(post.id).any(|event| event.start_utc >= ctx.now))
+    }
+}
+
+/// The events linked to an item, as the caller sees them: an event's links show only to
+/// those who see the event in full (not hidden, not behind its password).
+fn linked_events<'a>(ctx: &'a Ctx, data: &'a Data, kind: &Kind, id: Id) -> impl Iterator<Item = &'a Event> + 'a {
+    let links = match kind.post_kind {
+        PostKind::Venue => &data.venue_events,
+        _ => &data.organizer_events,
+    };
+    links
+        .get(&id)
+        .into_iter()
+        .flat_map(IdSet::iter)
+        .filter_map(|event| data.events.get(&event).map(|event| event.value()))
+        .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
+}
+
+/// The text a search looks in: the post's and the item's own fields.
+fn search_text(data: &Data, kind: &Kind, post: &Post) -> String {
+    let extra = match kind.post_kind {
+        PostKind::Venue => data.venues.get(&post.id).map(|v| v.text_fields().map(|(_, value)| value).join(" ")),
+        _ => data.organizers.get(&post.id).map(|o| o.text_fields().map(|(_, value)| value).join(" ")),
+    };
+    format!("{} {} {} {}", post.title, post.content, post.excerpt, extra.unwrap_or_default()).to_lowercase()
+}
+
+/// A page and the total with no filter but language and status: the order index has the
+/// page and the counts the total.
+fn newest_page(ctx: &Ctx, data: &Data, kind: &Kind, statuses: &StatusFilter, page: &Page) -> (Vec<Id>, usize) {
+    let order = &data.linked_order;
+    let total = order.total(kind.post_kind, ctx.lang, &statuses.allowed);
+    let shown: Vec<Id> = order
+        .newest_first(kind.post_kind, ctx.lang)
+        .filter(|(_, status)| statuses.allowed.contains(status))
+        .skip(page.offset())
+        .take(page.per_page)
+        .map(|(id, _)| id)
+        .collect();
+    (shown, total)
+}
+
+/// A page of the items the filters admit, newest first, and their number.
+fn filtered_page(
+    ctx: &Ctx,
+    data: &Data,
+    kind: &Kind,
+    statuses: &StatusFilter,
+    filter: &LinkedFilter,
+    page: &Page,
+) -> (Vec<Id>, usize) {
+    let posts: Box<dyn Iterator<Item = &Post>> = match kind.post_kind {
+        PostKind::Venue => Box::new(data.venues.values().map(|v| &v.post)),
+        _ => Box::new(data.organizers.values().map(|o| &o.post)),
+    };
+    let mut items: Vec<&Post> = posts
+        .filter(|post| {
+            post.lang == ctx.lang
+                && post.status != Status::Trash
+                && statuses.admits(post.status, post.author)
+                && filter.admits(ctx, data, kind, post)
+        })
+        .collect();
+    items.sort_by(|a, b| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
+    let shown: Vec<Id> = items.iter().skip(page.offset()).take(page.per_page).map(|post| post.id).collect();
+    (shown, items.len())
 }

@@ -16,92 +16,107 @@ pub(super) enum Numeric {
 }
 
 pub(super) fn parse_numeric(lower: &str) -> Numeric {
-    parse_numeric_shape(lower).unwrap_or(Numeric::Other)
+    let mut c = Cursor { bytes: lower.as_bytes(), pos: 0 };
+    read_numeric(&mut c).unwrap_or_else(|stop| stop)
 }
 
-/// None when the text does not have the numeric shape.
-fn parse_numeric_shape(lower: &str) -> Option<Numeric> {
-    let mut c = Cursor { bytes: lower.as_bytes(), pos: 0 };
-    let year = c.number(4, 4)?;
-    if !c.eat(b'-') {
-        return None;
+/// A step of the numeric shape: `Err(Other)` when the text leaves the shape, `Err(Invalid)`
+/// when a field is out of range.
+type Step<T> = Result<T, Numeric>;
+
+/// A part the shape needs: `Other` without it.
+fn needed<T>(part: Option<T>) -> Step<T> {
+    part.ok_or(Numeric::Other)
+}
+
+/// A separator the shape needs.
+fn eat_needed(c: &mut Cursor, byte: u8) -> Step<()> {
+    if c.eat(byte) {
+        Ok(())
+    } else {
+        Err(Numeric::Other)
     }
-    let month = c.number(1, 2)?;
-    if !c.eat(b'-') {
-        return None;
-    }
-    let day = c.number(1, 2)?;
-    // A digit right after the day means a longer number, not this shape.
-    if c.peek().is_some_and(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let date = match i32::try_from(year).ok().and_then(|y| NaiveDate::from_ymd_opt(y, month, day)) {
-        Some(date) => date,
-        None => return Some(Numeric::Invalid),
-    };
+}
+
+/// The date, then a time and an offset if they follow.
+fn read_numeric(c: &mut Cursor) -> Step<Numeric> {
+    let date = read_date(c)?;
     if c.at_end() {
-        return Some(Numeric::Wall(date.and_time(NaiveTime::MIN)));
+        return Ok(Numeric::Wall(date.and_time(NaiveTime::MIN)));
     }
     if !c.eat(b't') {
         if !c.peek().is_some_and(|b| b.is_ascii_whitespace()) {
-            return None;
+            return Err(Numeric::Other);
         }
         c.skip_spaces();
     }
-    let hour = c.number(1, 2)?;
-    if !c.eat(b':') {
-        return None;
+    let wall = date.and_time(read_time(c)?);
+    c.skip_spaces();
+    if c.at_end() {
+        return Ok(Numeric::Wall(wall));
     }
-    let minute = c.number(2, 2)?;
+    let offset = read_offset(c)?;
+    if !c.at_end() {
+        return Err(Numeric::Other);
+    }
+    Ok(match shift(wall, -offset) {
+        Some(instant) => Numeric::Instant(instant),
+        None => Numeric::Invalid,
+    })
+}
+
+/// `YYYY-M[M]-D[D]`.
+fn read_date(c: &mut Cursor) -> Step<NaiveDate> {
+    let year = needed(c.number(4, 4))?;
+    eat_needed(c, b'-')?;
+    let month = needed(c.number(1, 2))?;
+    eat_needed(c, b'-')?;
+    let day = needed(c.number(1, 2))?;
+    // A digit right after the day means a longer number, not this shape.
+    if c.peek().is_some_and(|b| b.is_ascii_digit()) {
+        return Err(Numeric::Other);
+    }
+    i32::try_from(year).ok().and_then(|y| NaiveDate::from_ymd_opt(y, month, day)).ok_or(Numeric::Invalid)
+}
+
+/// `H[H]:MM[:SS[(.|,)fraction]]`; the fraction is read and dropped.
+fn read_time(c: &mut Cursor) -> Step<NaiveTime> {
+    let hour = needed(c.number(1, 2))?;
+    eat_needed(c, b':')?;
+    let minute = needed(c.number(2, 2))?;
     let mut second = 0;
     if c.eat(b':') {
-        second = c.number(2, 2)?;
+        second = needed(c.number(2, 2))?;
         if c.eat(b'.') || c.eat(b',') {
-            c.number(1, 9)?;
+            needed(c.number(1, 9))?;
             while c.peek().is_some_and(|b| b.is_ascii_digit()) {
                 c.pos += 1;
             }
         }
     }
-    let time = match NaiveTime::from_hms_opt(hour, minute, second) {
-        Some(time) => time,
-        None => return Some(Numeric::Invalid),
-    };
-    let wall = date.and_time(time);
-    c.skip_spaces();
-    if c.at_end() {
-        return Some(Numeric::Wall(wall));
-    }
-    // An offset: `z`, `utc`, `gmt`, optionally followed by `±HH[[:]MM]`, or `±HH[[:]MM]` alone.
+    NaiveTime::from_hms_opt(hour, minute, second).ok_or(Numeric::Invalid)
+}
+
+/// An offset in seconds east of UTC: `z`, `utc`, `gmt`, optionally followed by `±HH[[:]MM]`,
+/// or `±HH[[:]MM]` alone.
+fn read_offset(c: &mut Cursor) -> Step<i64> {
     let named = c.eat(b'z') || c.eat_str("utc") || c.eat_str("gmt");
-    let mut offset: i64 = 0;
     let sign = if c.eat(b'+') {
-        Some(1)
+        1
     } else if c.eat(b'-') {
-        Some(-1)
+        -1
+    } else if named {
+        return Ok(0);
     } else {
-        None
+        return Err(Numeric::Other);
     };
-    match sign {
-        Some(sign) => {
-            let hours = c.number(2, 2)?;
-            let colon = c.eat(b':');
-            let minutes = if colon { c.number(2, 2)? } else { c.number(2, 2).unwrap_or(0) };
-            if hours > 23 || minutes > 59 {
-                return Some(Numeric::Invalid);
-            }
-            offset = sign * (i64::from(hours) * 3600 + i64::from(minutes) * 60);
-        }
-        None if !named => return None,
-        None => {}
+    let hours = needed(c.number(2, 2))?;
+    let colon = c.eat(b':');
+    let minutes = if colon { needed(c.number(2, 2))? } else { c.number(2, 2).unwrap_or(0) };
+    if hours > 23 || minutes > 59 {
+        return Err(Numeric::Invalid);
     }
-    if !c.at_end() {
-        return None;
-    }
-    Some(match shift(wall, -offset) {
-        Some(instant) => Numeric::Instant(instant),
-        None => Numeric::Invalid,
-    })
+    Ok(sign * (i64::from(hours) * 3600 + i64::from(minutes) * 60))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! `additionalProperties`, `items`, `enum`, `oneOf`/`anyOf`/`allOf`, bounds). The server's tests
 //! and the conformance runner's use it to check that answers conform to the document.
 
-use serde_json::Value;
+use serde_json::{Map, Number, Value};
 
 /// Checks `value` against an OpenAPI 3.0 schema of `doc`; returns every violation found.
 pub fn violations(doc: &Value, schema: &Value, value: &Value) -> Vec<String> {
@@ -42,15 +42,44 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<
         }
         return;
     }
-    if value.is_null() {
-        if schema.get("nullable") == Some(&Value::Bool(true)) || schema.is_empty() {
-            return;
-        }
-        if schema.contains_key("type") || schema.contains_key("enum") {
-            errors.push(format!("{at}: null is not allowed"));
-            return;
-        }
+    if value.is_null() && null_settles(schema, at, errors) {
+        return;
     }
+    check_combinations(doc, schema, value, at, errors, depth);
+    if !check_type_and_enum(schema, value, at, errors) {
+        return;
+    }
+    match value {
+        Value::String(text) => check_string(schema, text, at, errors),
+        Value::Number(number) => check_number(schema, number, at, errors),
+        Value::Array(items) => check_array(doc, schema, items, at, errors, depth),
+        Value::Object(map) => check_object(doc, schema, map, at, errors, depth),
+        _ => {}
+    }
+}
+
+/// Whether a null value is settled by the schema alone: allowed (nullable, or any value), or
+/// refused (the schema names a type or values) with the violation noted.
+fn null_settles(schema: &Map<String, Value>, at: &str, errors: &mut Vec<String>) -> bool {
+    if schema.get("nullable") == Some(&Value::Bool(true)) || schema.is_empty() {
+        return true;
+    }
+    if schema.contains_key("type") || schema.contains_key("enum") {
+        errors.push(format!("{at}: null is not allowed"));
+        return true;
+    }
+    false
+}
+
+/// `allOf`, `anyOf`, `oneOf` and `not`.
+fn check_combinations(
+    doc: &Value,
+    schema: &Map<String, Value>,
+    value: &Value,
+    at: &str,
+    errors: &mut Vec<String>,
+    depth: usize,
+) {
     let mut sub = |subschema: &Value| {
         let mut found = Vec::new();
         check(doc, subschema, value, at, &mut found, depth + 1);
@@ -79,10 +108,14 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<
             errors.push(format!("{at}: matches a `not` schema"));
         }
     }
+}
+
+/// `type` and `enum`; false when the type is wrong (nothing more is worth checking then).
+fn check_type_and_enum(schema: &Map<String, Value>, value: &Value, at: &str, errors: &mut Vec<String>) -> bool {
     if let Some(name) = schema.get("type").and_then(Value::as_str) {
         if !type_matches(name, value) {
             errors.push(format!("{at}: {value} is not of type {name}"));
-            return;
+            return false;
         }
     }
     if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
@@ -90,73 +123,92 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<
             errors.push(format!("{at}: {value} is not one of {allowed:?}"));
         }
     }
-    match value {
-        Value::String(text) => {
-            if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
-                if (text.chars().count() as u64) < min {
-                    errors.push(format!("{at}: shorter than {min}"));
-                }
-            }
-            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-                match regex::Regex::new(pattern) {
-                    Ok(regex) if !regex.is_match(text) => {
-                        errors.push(format!("{at}: {text:?} does not match {pattern}"))
-                    }
-                    Ok(_) => {}
-                    Err(_) => errors.push(format!("{at}: the document's pattern {pattern:?} is not a valid regex")),
-                }
-            }
+    true
+}
+
+/// `minLength` and `pattern`.
+fn check_string(schema: &Map<String, Value>, text: &str, at: &str, errors: &mut Vec<String>) {
+    if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
+        if (text.chars().count() as u64) < min {
+            errors.push(format!("{at}: shorter than {min}"));
         }
-        Value::Number(number) => {
-            if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_f64), number.as_f64()) {
-                if n < min {
-                    errors.push(format!("{at}: {n} is below {min}"));
-                }
-            }
+    }
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        match regex::Regex::new(pattern) {
+            Ok(regex) if !regex.is_match(text) => errors.push(format!("{at}: {text:?} does not match {pattern}")),
+            Ok(_) => {}
+            Err(_) => errors.push(format!("{at}: the document's pattern {pattern:?} is not a valid regex")),
         }
-        Value::Array(items) => {
-            if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
-                if items.len() as u64 > max {
-                    errors.push(format!("{at}: more than {max} items"));
-                }
-            }
-            if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
-                if (items.len() as u64) < min {
-                    errors.push(format!("{at}: fewer than {min} items"));
-                }
-            }
-            if let Some(item_schema) = schema.get("items") {
-                for (index, item) in items.iter().enumerate() {
-                    check(doc, item_schema, item, &format!("{at}[{index}]"), errors, depth + 1);
-                }
-            }
+    }
+}
+
+/// `minimum`.
+fn check_number(schema: &Map<String, Value>, number: &Number, at: &str, errors: &mut Vec<String>) {
+    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_f64), number.as_f64()) {
+        if n < min {
+            errors.push(format!("{at}: {n} is below {min}"));
         }
-        Value::Object(map) => {
-            if let Some(min) = schema.get("minProperties").and_then(Value::as_u64) {
-                if (map.len() as u64) < min {
-                    errors.push(format!("{at}: fewer than {min} properties"));
-                }
-            }
-            let properties = schema.get("properties").and_then(Value::as_object);
-            for name in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
-                let name = name.as_str().unwrap_or_default();
-                if !map.contains_key(name) {
-                    errors.push(format!("{at}: missing required {name:?}"));
-                }
-            }
-            for (key, item) in map {
-                let path = format!("{at}.{key}");
-                match properties.and_then(|properties| properties.get(key)) {
-                    Some(property) => check(doc, property, item, &path, errors, depth + 1),
-                    None => match schema.get("additionalProperties") {
-                        Some(Value::Bool(false)) => errors.push(format!("{path}: not allowed (additionalProperties)")),
-                        Some(extra @ Value::Object(_)) => check(doc, extra, item, &path, errors, depth + 1),
-                        _ => {}
-                    },
-                }
-            }
+    }
+}
+
+/// `maxItems`, `minItems` and every item against `items`.
+fn check_array(
+    doc: &Value,
+    schema: &Map<String, Value>,
+    items: &[Value],
+    at: &str,
+    errors: &mut Vec<String>,
+    depth: usize,
+) {
+    if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
+        if items.len() as u64 > max {
+            errors.push(format!("{at}: more than {max} items"));
         }
-        _ => {}
+    }
+    if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
+        if (items.len() as u64) < min {
+            errors.push(format!("{at}: fewer than {min} items"));
+        }
+    }
+    if let Some(item_schema) = schema.get("items") {
+        for (index, item) in items.iter().enumerate() {
+            check(doc, item_schema, item, &format!("{at}[{index}]"), errors, depth + 1);
+        }
+    }
+}
+
+/// `minProperties`, `required`, and every property against `properties` or
+/// `additionalProperties`.
+fn check_object(
+    doc: &Value,
+    schema: &Map<String, Value>,
+    map: &Map<String, Value>,
+    at: &str,
+    errors: &mut Vec<String>,
+    depth: usize,
+) {
+    if let Some(min) = schema.get("minProperties").and_then(Value::as_u64) {
+        if (map.len() as u64) < min {
+            errors.push(format!("{at}: fewer than {min} properties"));
+        }
+    }
+    let properties = schema.get("properties").and_then(Value::as_object);
+    for name in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+        let name = name.as_str().unwrap_or_default();
+        if !map.contains_key(name) {
+            errors.push(format!("{at}: missing required {name:?}"));
+        }
+    }
+    for (key, item) in map {
+        let path = format!("{at}.{key}");
+        match properties.and_then(|properties| properties.get(key)) {
+            Some(property) => check(doc, property, item, &path, errors, depth + 1),
+            None => match schema.get("additionalProperties") {
+                Some(Value::Bool(false)) => errors.push(format!("{path}: not allowed (additionalProperties)")),
+                Some(extra @ Value::Object(_)) => check(doc, extra, item, &path, errors, depth + 1),
+                _ => {}
+            },
+        }
     }
 }
 

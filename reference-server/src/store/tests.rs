@@ -74,6 +74,17 @@ fn term(id: Id, taxonomy: Taxonomy, name: &str, parent: Id) -> Term {
 
 /// Everything the indexes answer, checked against the records themselves.
 fn check(data: &Data) {
+    check_term_counts(data);
+    for term in data.terms.values() {
+        check_term_names(data, term);
+        check_descendants(data, term);
+    }
+    check_venue_titles(data);
+    check_venue_order(data);
+}
+
+/// A term's count is the number of published events that have it.
+fn check_term_counts(data: &Data) {
     for term in data.terms.values() {
         let published = data
             .events
@@ -84,34 +95,44 @@ fn check(data: &Data) {
             .count();
         assert_eq!(term.count, published as u64, "count of term {}", term.id);
     }
-    for term in data.terms.values() {
-        for parent in [None, Some(0), Some(term.parent)] {
-            let walked = data
-                .terms
-                .values()
-                .find(|t| {
-                    t.taxonomy == term.taxonomy
-                        && t.lang == term.lang
-                        && parent.is_none_or(|p| t.parent == p)
-                        && t.name.to_lowercase() == term.name.to_uppercase().to_lowercase()
-                })
-                .map(|t| t.id);
-            assert_eq!(data.term_named(term.taxonomy, term.lang, &term.name.to_uppercase(), parent), walked);
-        }
-        let mut walked = vec![term.id];
-        let mut index = 0;
-        while index < walked.len() {
-            let parent = walked[index];
-            let children: Vec<Id> =
-                data.terms.values().filter(|t| t.parent == parent && !walked.contains(&t.id)).map(|t| t.id).collect();
-            walked.extend(children);
-            index += 1;
-        }
-        let mut indexed = data.with_descendants(&[term.id]);
-        walked.sort_unstable();
-        indexed.sort_unstable();
-        assert_eq!(indexed, walked, "descendants of {}", term.id);
+}
+
+/// A term is found by its name in any case, under any parent, its own or none.
+fn check_term_names(data: &Data, term: &Term) {
+    for parent in [None, Some(0), Some(term.parent)] {
+        let walked = data
+            .terms
+            .values()
+            .find(|t| {
+                t.taxonomy == term.taxonomy
+                    && t.lang == term.lang
+                    && parent.is_none_or(|p| t.parent == p)
+                    && t.name.to_lowercase() == term.name.to_uppercase().to_lowercase()
+            })
+            .map(|t| t.id);
+        assert_eq!(data.term_named(term.taxonomy, term.lang, &term.name.to_uppercase(), parent), walked);
     }
+}
+
+/// A term's descendants (itself included) are those a walk of the parents finds.
+fn check_descendants(data: &Data, term: &Term) {
+    let mut walked = vec![term.id];
+    let mut index = 0;
+    while index < walked.len() {
+        let parent = walked[index];
+        let children: Vec<Id> =
+            data.terms.values().filter(|t| t.parent == parent && !walked.contains(&t.id)).map(|t| t.id).collect();
+        walked.extend(children);
+        index += 1;
+    }
+    let mut indexed = data.with_descendants(&[term.id]);
+    walked.sort_unstable();
+    indexed.sort_unstable();
+    assert_eq!(indexed, walked, "descendants of {}", term.id);
+}
+
+/// The venues of a title (trimmed, in any case) in a language.
+fn check_venue_titles(data: &Data) {
     for venue in data.venues.values() {
         let walked: Vec<Id> = data
             .venues
@@ -126,7 +147,10 @@ fn check(data: &Data) {
             data.titled(PostKind::Venue, venue.post.lang, &format!(" {} ", venue.post.title)).collect();
         assert_eq!(indexed, walked);
     }
-    // The venues list's order and counts (`linked`).
+}
+
+/// The venues list's order and counts (`linked`).
+fn check_venue_order(data: &Data) {
     for lang in [Lang::En, Lang::Fr] {
         for statuses in [&[Status::Publish][..], &[Status::Draft, Status::Private], &[Status::Trash, Status::Publish]] {
             let mut walked: Vec<&Post> = data
@@ -149,76 +173,88 @@ fn check(data: &Data) {
     }
 }
 
+const NAMES: [&str; 5] = ["Jazz", "jazz", "Rock", "Folk", "Ska"];
+const STATUSES: [Status; 5] = [Status::Publish, Status::Publish, Status::Draft, Status::Trash, Status::Private];
+
+/// A new ID (one more than the last), or one of `ids` half of the time when there are some.
+fn new_or_picked(rng: &mut Rng, ids: &[Id], next_id: &mut Id) -> Id {
+    if ids.is_empty() || rng.below(2) == 0 {
+        *next_id += 1;
+        *next_id
+    } else {
+        *rng.pick(ids)
+    }
+}
+
+/// A new term, or a term renamed or moved (a cycle of parents included).
+fn random_term(rng: &mut Rng, terms: &[Id], next_id: &mut Id) -> Term {
+    let id = new_or_picked(rng, terms, next_id);
+    let taxonomy = if rng.below(3) == 0 { Taxonomy::Tag } else { Taxonomy::Category };
+    let parent = if terms.is_empty() || rng.below(3) == 0 { 0 } else { *rng.pick(terms) };
+    term(id, taxonomy, rng.pick::<&str>(&NAMES), parent)
+}
+
+/// A new event or a change of status, terms or day.
+fn random_event(rng: &mut Rng, terms: &[Id], events: &[Id], next_id: &mut Id) -> Event {
+    let id = new_or_picked(rng, events, next_id);
+    let mut pick_terms = || -> Vec<Id> {
+        if terms.is_empty() {
+            return vec![];
+        }
+        let mut ids: Vec<Id> = (0..rng.below(3)).map(|_| *rng.pick(terms)).collect();
+        ids.dedup();
+        ids
+    };
+    let (categories, tags) = (pick_terms(), pick_terms());
+    let status = *rng.pick(&STATUSES);
+    event(id, status, categories, tags, rng.below(28) as u32)
+}
+
+/// A new venue, or one that takes the place of an existing one, with a title that may differ
+/// from others only in case and spaces.
+fn random_venue(rng: &mut Rng, data: &Data, id: Id) -> Venue {
+    let (status, lang) = (*rng.pick(&STATUSES), *rng.pick(&[Lang::En, Lang::En, Lang::Fr]));
+    let mut venue = Venue {
+        post: post(id, rng.pick::<&str>(&["Hall", " hall", "Club", "Bar"]), status, lang),
+        address: Box::from(""),
+        city: Box::from(""),
+        country: Box::from(""),
+        province: Box::from(""),
+        state: Box::from(""),
+        zip: Box::from(""),
+        phone: Box::from(""),
+        stateprovince: Box::from(""),
+        website: Box::from(""),
+        show_map: None,
+        show_map_link: None,
+        geo: None,
+    };
+    let venues: Vec<Id> = data.venues.keys().copied().collect();
+    if !venues.is_empty() && rng.below(2) == 0 {
+        venue.post.id = *rng.pick(&venues);
+    }
+    // Venues published at the same instant are ordered by ID.
+    venue.post.date = at(rng.below(5) as u32);
+    venue
+}
+
 #[test]
 fn counts_names_titles_and_trees_stay_right_through_every_write() {
     let mut rng = Rng(0x5EED_C0DE);
     let mut data = Data::default();
-    let names = ["Jazz", "jazz", "Rock", "Folk", "Ska"];
-    let statuses = [Status::Publish, Status::Publish, Status::Draft, Status::Trash, Status::Private];
     let mut next_id: Id = 1;
     for step in 0..3_000 {
         let terms: Vec<Id> = data.terms.keys().copied().collect();
         let events: Vec<Id> = data.events.keys().collect();
         match rng.below(10) {
-            // A new term, or a term renamed or moved (a cycle of parents included).
-            0 | 1 => {
-                let id = if terms.is_empty() || rng.below(2) == 0 {
-                    next_id += 1;
-                    next_id
-                } else {
-                    *rng.pick(&terms)
-                };
-                let taxonomy = if rng.below(3) == 0 { Taxonomy::Tag } else { Taxonomy::Category };
-                let parent = if terms.is_empty() || rng.below(3) == 0 { 0 } else { *rng.pick(&terms) };
-                data.put_term(term(id, taxonomy, rng.pick::<&str>(&names), parent));
-            }
+            0 | 1 => data.put_term(random_term(&mut rng, &terms, &mut next_id)),
             2 if !terms.is_empty() => {
                 data.delete_term(*rng.pick(&terms));
             }
-            // A new event or a change of status, terms or day.
-            3..=8 => {
-                let id = if events.is_empty() || rng.below(2) == 0 {
-                    next_id += 1;
-                    next_id
-                } else {
-                    *rng.pick(&events)
-                };
-                let mut pick_terms = || -> Vec<Id> {
-                    if terms.is_empty() {
-                        return vec![];
-                    }
-                    let mut ids: Vec<Id> = (0..rng.below(3)).map(|_| *rng.pick(&terms)).collect();
-                    ids.dedup();
-                    ids
-                };
-                let (categories, tags) = (pick_terms(), pick_terms());
-                let status = *rng.pick(&statuses);
-                data.put_event(event(id, status, categories, tags, rng.below(28) as u32));
-            }
+            3..=8 => data.put_event(random_event(&mut rng, &terms, &events, &mut next_id)),
             _ => {
                 next_id += 1;
-                let (status, lang) = (*rng.pick(&statuses), *rng.pick(&[Lang::En, Lang::En, Lang::Fr]));
-                let mut venue = Venue {
-                    post: post(next_id, rng.pick::<&str>(&["Hall", " hall", "Club", "Bar"]), status, lang),
-                    address: Box::from(""),
-                    city: Box::from(""),
-                    country: Box::from(""),
-                    province: Box::from(""),
-                    state: Box::from(""),
-                    zip: Box::from(""),
-                    phone: Box::from(""),
-                    stateprovince: Box::from(""),
-                    website: Box::from(""),
-                    show_map: None,
-                    show_map_link: None,
-                    geo: None,
-                };
-                let venues: Vec<Id> = data.venues.keys().copied().collect();
-                if !venues.is_empty() && rng.below(2) == 0 {
-                    venue.post.id = *rng.pick(&venues);
-                }
-                // Venues published at the same instant are ordered by ID.
-                venue.post.date = at(rng.below(5) as u32);
+                let venue = random_venue(&mut rng, &data, next_id);
                 data.put_venue(venue);
             }
         }

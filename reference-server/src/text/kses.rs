@@ -112,8 +112,36 @@ fn kses_comment(piece: &str, depth: usize) -> String {
 }
 
 fn kses_element(piece: &str) -> String {
-    let b = piece.as_bytes();
-    // ^<\s*(/\s*)?([a-zA-Z0-9-]+)([^>]*)>?$
+    let Some((closing, name_start, j)) = element_head(piece.as_bytes()) else {
+        return String::new();
+    };
+    let elem = &piece[name_start..j];
+    let mut attr_end = piece.len();
+    if piece.ends_with('>') {
+        attr_end -= 1;
+    }
+    let attrs = &piece[j..attr_end.max(j)];
+    if attrs.contains('>') {
+        return String::new();
+    }
+    let lower = elem.to_ascii_lowercase();
+    let Some((_, allowed)) = BASIC_TAGS.iter().find(|(n, _)| *n == lower) else {
+        return String::new();
+    };
+    if closing {
+        return format!("</{elem}>");
+    }
+    let xhtml_slash = xhtml_slash(attrs);
+    if allowed.is_empty() {
+        return format!("<{elem}{xhtml_slash}>");
+    }
+    let kept = kept_attributes(attrs, allowed);
+    format!("<{elem}{kept}{xhtml_slash}>")
+}
+
+/// `^<\s*(/\s*)?([a-zA-Z0-9-]+)`: whether the tag closes, and where its name starts and ends;
+/// None without a name.
+fn element_head(b: &[u8]) -> Option<(bool, usize, usize)> {
     let mut j = 1;
     while j < b.len() && is_re_space(b[j]) {
         j += 1;
@@ -129,34 +157,25 @@ fn kses_element(piece: &str) -> String {
     while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
         j += 1;
     }
-    if j == name_start {
-        return String::new();
-    }
-    let elem = &piece[name_start..j];
-    let mut attr_end = b.len();
-    if piece.ends_with('>') {
-        attr_end -= 1;
-    }
-    let attrs = &piece[j..attr_end.max(j)];
-    if attrs.contains('>') {
-        return String::new();
-    }
-    let lower = elem.to_ascii_lowercase();
-    let Some((_, allowed)) = BASIC_TAGS.iter().find(|(n, _)| *n == lower) else {
-        return String::new();
-    };
-    if closing {
-        return format!("</{elem}>");
-    }
+    (j > name_start).then_some((closing, name_start, j))
+}
+
+/// `" /"` when the attributes end with the XHTML slash.
+fn xhtml_slash(attrs: &str) -> &'static str {
     let ab = attrs.as_bytes();
     let mut k = ab.len();
     while k > 0 && is_re_space(ab[k - 1]) {
         k -= 1;
     }
-    let xhtml_slash = if k > 0 && ab[k - 1] == b'/' { " /" } else { "" };
-    if allowed.is_empty() {
-        return format!("<{elem}{xhtml_slash}>");
+    if k > 0 && ab[k - 1] == b'/' {
+        " /"
+    } else {
+        ""
     }
+}
+
+/// The allowed attributes, each after a space, without `<` and `>`.
+fn kept_attributes(attrs: &str, allowed: &[&str]) -> String {
     let mut kept = String::new();
     for (name, whole) in kses_hair(attrs) {
         if allowed.contains(&name.to_ascii_lowercase().as_str()) {
@@ -164,33 +183,69 @@ fn kses_element(piece: &str) -> String {
             kept.push_str(&whole);
         }
     }
-    let kept = kept.replace(['<', '>'], "");
-    format!("<{elem}{kept}{xhtml_slash}>")
+    kept.replace(['<', '>'], "")
 }
 
 /// Attribute parsing as the CMS does it; returns `(name, rebuilt attribute)` pairs, first
 /// occurrence of a name only.
 fn kses_hair(attr: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    let b = attr.as_bytes();
+    let mut hair = Hair { attr, b: attr.as_bytes(), out: Vec::new(), name: String::new() };
     let mut i = 0;
-    let mut mode = 0;
-    let mut name = String::new();
-    let push = |out: &mut Vec<(String, String)>, name: &str, whole: String| {
-        if !out.iter().any(|(n, _)| n == name) {
-            out.push((name.to_string(), whole));
+    let mut mode = HairMode::Name;
+    while i < hair.b.len() {
+        let step = match mode {
+            HairMode::Name => hair.name_at(i).map(|j| (j, HairMode::AfterName)),
+            HairMode::AfterName => hair.after_name(i),
+            HairMode::Value => hair.value_at(i).map(|j| (j, HairMode::Name)),
+        };
+        (i, mode) = step.unwrap_or_else(|| (hair.skip_malformed(i), HairMode::Name));
+    }
+    if mode == HairMode::AfterName {
+        hair.push(hair.name.clone());
+    }
+    hair.out
+}
+
+/// What `kses_hair` looks for next.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HairMode {
+    Name,
+    /// `=` or the whitespace that ends an attribute without a value.
+    AfterName,
+    Value,
+}
+
+/// `kses_hair` under way: each step takes the position it starts at and returns where the
+/// next one starts, or `None` when the text there is not what it looks for.
+struct Hair<'a> {
+    attr: &'a str,
+    b: &'a [u8],
+    out: Vec<(String, String)>,
+    /// The name of the attribute being read.
+    name: String,
+}
+
+impl Hair<'_> {
+    /// Keeps an attribute unless one of the same name came first.
+    fn push(&mut self, whole: String) {
+        if !self.out.iter().any(|(n, _)| *n == self.name) {
+            self.out.push((self.name.clone(), whole));
         }
-    };
-    let ws_run = |i: usize| {
+    }
+
+    /// The end of the run of whitespace at `i`.
+    fn ws_run(&self, i: usize) -> usize {
         let mut j = i;
-        while j < b.len() && is_re_space(b[j]) {
+        while j < self.b.len() && is_re_space(self.b[j]) {
             j += 1;
         }
         j
-    };
-    // `(\s+|/?$)` after a value: returns the end of what the CMS removes, or None.
-    let after_value = |j: usize| -> Option<usize> {
-        let w = ws_run(j);
+    }
+
+    /// `(\s+|/?$)` after a value: returns the end of what the CMS removes, or None.
+    fn after_value(&self, j: usize) -> Option<usize> {
+        let b = self.b;
+        let w = self.ws_run(j);
         if w > j {
             return Some(w);
         }
@@ -201,95 +256,95 @@ fn kses_hair(attr: &str) -> Vec<(String, String)> {
             return Some(j);
         }
         None
-    };
-    while i < b.len() {
-        let mut working = false;
-        match mode {
-            0 => {
-                if b[i].is_ascii_alphabetic() || b[i] == b'_' {
-                    let mut j = i + 1;
-                    while j < b.len() && (b[j].is_ascii_alphanumeric() || b"-_:.".contains(&b[j])) {
-                        j += 1;
-                    }
-                    name = attr[i..j].to_string();
-                    i = j;
-                    working = true;
-                    mode = 1;
-                }
-            }
-            1 => {
-                let w = ws_run(i);
-                if w < b.len() && b[w] == b'=' {
-                    i = ws_run(w + 1);
-                    working = true;
-                    mode = 2;
-                } else if w > i {
-                    push(&mut out, &name, name.clone());
-                    i = w;
-                    working = true;
-                    mode = 0;
-                }
-            }
-            _ => {
-                if b[i] == b'"' || b[i] == b'\'' {
-                    let q = b[i];
-                    if let Some(p) = b[i + 1..].iter().position(|&c| c == q) {
-                        let close = i + 1 + p;
-                        if let Some(end) = after_value(close + 1) {
-                            let mut value = attr[i + 1..close].to_string();
-                            if matches!(name.to_ascii_lowercase().as_str(), "href" | "cite") {
-                                value = bad_protocol(&value);
-                            }
-                            let qc = char::from(q);
-                            push(&mut out, &name, format!("{name}={qc}{value}{qc}"));
-                            // The CMS removes the value and following whitespace, not a '/'.
-                            let w = ws_run(close + 1);
-                            i = if w > close + 1 || close + 1 >= b.len() { w } else { end };
-                            working = true;
-                            mode = 0;
-                        }
-                    }
-                } else {
-                    let mut j = i;
-                    while j < b.len() && !is_re_space(b[j]) && b[j] != b'"' && b[j] != b'\'' {
-                        j += 1;
-                    }
-                    if j > i {
-                        if let Some(_end) = after_value(j) {
-                            let mut value = attr[i..j].to_string();
-                            if matches!(name.to_ascii_lowercase().as_str(), "href" | "cite") {
-                                value = bad_protocol(&value);
-                            }
-                            push(&mut out, &name, format!("{name}=\"{value}\""));
-                            i = ws_run(j);
-                            working = true;
-                            mode = 0;
-                        }
-                    }
-                }
-            }
+    }
+
+    fn name_at(&mut self, i: usize) -> Option<usize> {
+        let b = self.b;
+        if !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
+            return None;
         }
-        if !working {
-            // Skip a malformed token: quoted strings and non-spaces, then spaces.
-            let mut j = i;
-            loop {
-                if j < b.len() && (b[j] == b'"' || b[j] == b'\'') {
-                    let q = b[j];
-                    j = b[j + 1..].iter().position(|&c| c == q).map_or(b.len(), |p| j + 1 + p + 1);
-                } else if j < b.len() && !is_re_space(b[j]) {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            i = ws_run(j);
-            mode = 0;
+        let mut j = i + 1;
+        while j < b.len() && (b[j].is_ascii_alphanumeric() || b"-_:.".contains(&b[j])) {
+            j += 1;
+        }
+        self.name = self.attr[i..j].to_string();
+        Some(j)
+    }
+
+    /// After a name: `=` leads to a value; whitespace ends an attribute without one.
+    fn after_name(&mut self, i: usize) -> Option<(usize, HairMode)> {
+        let w = self.ws_run(i);
+        if w < self.b.len() && self.b[w] == b'=' {
+            Some((self.ws_run(w + 1), HairMode::Value))
+        } else if w > i {
+            self.push(self.name.clone());
+            Some((w, HairMode::Name))
+        } else {
+            None
         }
     }
-    if mode == 1 {
-        push(&mut out, &name, name.clone());
+
+    fn value_at(&mut self, i: usize) -> Option<usize> {
+        if self.b[i] == b'"' || self.b[i] == b'\'' {
+            self.quoted_value(i)
+        } else {
+            self.bare_value(i)
+        }
     }
-    out
+
+    /// A value as the attribute keeps it: URLs of `href` and `cite` lose bad protocols.
+    fn clean_value(&self, value: &str) -> String {
+        if matches!(self.name.to_ascii_lowercase().as_str(), "href" | "cite") {
+            bad_protocol(value)
+        } else {
+            value.to_string()
+        }
+    }
+
+    fn quoted_value(&mut self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let q = b[i];
+        let close = i + 1 + b[i + 1..].iter().position(|&c| c == q)?;
+        let end = self.after_value(close + 1)?;
+        let value = self.clean_value(&self.attr[i + 1..close]);
+        let qc = char::from(q);
+        self.push(format!("{}={qc}{value}{qc}", self.name));
+        // The CMS removes the value and following whitespace, not a '/'.
+        let w = self.ws_run(close + 1);
+        Some(if w > close + 1 || close + 1 >= b.len() { w } else { end })
+    }
+
+    fn bare_value(&mut self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let mut j = i;
+        while j < b.len() && !is_re_space(b[j]) && b[j] != b'"' && b[j] != b'\'' {
+            j += 1;
+        }
+        if j == i {
+            return None;
+        }
+        self.after_value(j)?;
+        let value = self.clean_value(&self.attr[i..j]);
+        self.push(format!("{}=\"{value}\"", self.name));
+        Some(self.ws_run(j))
+    }
+
+    /// Skips a malformed token: quoted strings and non-spaces, then spaces.
+    fn skip_malformed(&self, i: usize) -> usize {
+        let b = self.b;
+        let mut j = i;
+        loop {
+            if j < b.len() && (b[j] == b'"' || b[j] == b'\'') {
+                let q = b[j];
+                j = b[j + 1..].iter().position(|&c| c == q).map_or(b.len(), |p| j + 1 + p + 1);
+            } else if j < b.len() && !is_re_space(b[j]) {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        self.ws_run(j)
+    }
 }
 
 /// Removes URL schemes outside the allowed list (`javascript:alert(1)` → `alert(1)`).

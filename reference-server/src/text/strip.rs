@@ -10,131 +10,202 @@ use super::scan::{pass, NextFinder, NextOf};
 /// tag swallows the rest of the text. Text inside `<script>` or `<style>` is kept.
 pub(super) fn strip_tags(text: &str) -> String {
     let b = text.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let c_space = |i: usize| i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
-    // 0 text, 1 tag, 2 processing instruction, 3 declaration, 4 comment
-    let mut state = 0u8;
-    let mut depth = 0usize;
-    let mut in_q: u8 = 0;
-    let mut lc: u8 = 0;
-    let mut br: i64 = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let prev = |k: usize| if i >= k { b[i - k] } else { 0 };
-        match state {
-            0 => match c {
-                0 => {}
-                b'<' => {
-                    if in_q != 0 {
-                    } else if c_space(i + 1) {
-                        out.push(c);
-                    } else {
-                        lc = b'<';
-                        state = 1;
-                    }
-                }
-                b'>' => {
-                    if depth > 0 {
-                        depth -= 1;
-                    } else if in_q == 0 {
-                        out.push(c);
-                    }
-                }
-                _ => out.push(c),
-            },
-            1 => match c {
-                b'<' if in_q == 0 && !c_space(i + 1) => depth += 1,
-                b'>' => {
-                    if depth > 0 {
-                        depth -= 1;
-                    } else if in_q == 0 {
-                        lc = b'>';
-                        in_q = 0;
-                        state = 0;
-                    }
-                }
-                b'"' | b'\'' if i > 0 && (in_q == 0 || c == in_q) => {
-                    in_q = if in_q != 0 { 0 } else { c };
-                }
-                b'!' if prev(1) == b'<' => {
-                    state = 3;
-                    lc = c;
-                }
-                b'?' if prev(1) == b'<' => {
-                    br = 0;
-                    state = 2;
-                }
-                _ => {}
-            },
-            2 => match c {
-                b'(' if lc != b'"' && lc != b'\'' => {
-                    lc = b'(';
-                    br += 1;
-                }
-                b')' if lc != b'"' && lc != b'\'' => {
-                    lc = b')';
-                    br -= 1;
-                }
-                b'>' => {
-                    if depth > 0 {
-                        depth -= 1;
-                    } else if in_q == 0 && br == 0 && lc != b'"' && prev(1) == b'?' {
-                        in_q = 0;
-                        state = 0;
-                    }
-                }
-                b'"' | b'\'' => {
-                    if i >= 1 && prev(1) != b'\\' {
-                        if lc == c {
-                            lc = 0;
-                        } else if lc != b'\\' {
-                            lc = c;
-                        }
-                    }
-                    if i > 0 && (in_q == 0 || c == in_q) {
-                        in_q = if in_q != 0 { 0 } else { c };
-                    }
-                }
-                b'l' | b'L'
-                    if i > 4
-                        && prev(1).eq_ignore_ascii_case(&b'm')
-                        && prev(2).eq_ignore_ascii_case(&b'x')
-                        && prev(3) == b'?'
-                        && prev(4) == b'<' =>
-                {
-                    state = 1;
-                }
-                _ => {}
-            },
-            3 => match c {
-                b'>' => {
-                    if depth > 0 {
-                        depth -= 1;
-                    } else if in_q == 0 {
-                        in_q = 0;
-                        state = 0;
-                    }
-                }
-                b'"' | b'\'' if i > 0 && prev(1) != b'\\' && (in_q == 0 || c == in_q) => {
-                    in_q = if in_q != 0 { 0 } else { c };
-                }
-                b'-' if i >= 2 && prev(1) == b'-' && prev(2) == b'!' => state = 4,
-                b'E' | b'e' if i > 6 && b[i - 6..i].eq_ignore_ascii_case(b"doctyp") => {
-                    state = 1;
-                }
-                _ => {}
-            },
-            _ => {
-                if c == b'>' && in_q == 0 && i >= 2 && prev(1) == b'-' && prev(2) == b'-' {
-                    in_q = 0;
-                    state = 0;
+    let mut stripper =
+        Stripper { b, out: Vec::with_capacity(b.len()), state: Within::Text, depth: 0, in_q: 0, lc: 0, br: 0 };
+    for i in 0..b.len() {
+        match stripper.state {
+            Within::Text => stripper.text(i),
+            Within::Tag => stripper.tag(i),
+            Within::Instruction => stripper.instruction(i),
+            Within::Declaration => stripper.declaration(i),
+            Within::Comment => stripper.comment(i),
+        }
+    }
+    bytes_to_string(stripper.out)
+}
+
+/// Where `strip_tags` is in the text.
+#[derive(Clone, Copy)]
+enum Within {
+    Text,
+    Tag,
+    /// A processing instruction, `<?…?>`.
+    Instruction,
+    /// A declaration, `<!…>`.
+    Declaration,
+    Comment,
+}
+
+/// `strip_tags` under way: PHP's state machine, one method per state, each taking one byte.
+struct Stripper<'a> {
+    b: &'a [u8],
+    out: Vec<u8>,
+    state: Within,
+    /// `<` nested inside a tag, each waiting for its `>`.
+    depth: usize,
+    /// The quote a tag is inside, or 0.
+    in_q: u8,
+    /// The last character that mattered to a processing instruction.
+    lc: u8,
+    /// Open brackets in a processing instruction.
+    br: i64,
+}
+
+impl Stripper<'_> {
+    fn c_space(&self, i: usize) -> bool {
+        i < self.b.len() && matches!(self.b[i], b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+    }
+
+    /// The byte `k` places before `i`, or 0 before the start.
+    fn prev(&self, i: usize, k: usize) -> u8 {
+        if i >= k {
+            self.b[i - k]
+        } else {
+            0
+        }
+    }
+
+    /// A `>` closes a nested `<` if there is one; true when it closes nothing.
+    fn closes_nothing(&mut self) -> bool {
+        if self.depth > 0 {
+            self.depth -= 1;
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Opens or closes a quote with `c`.
+    fn toggle_quote(&mut self, c: u8) {
+        self.in_q = if self.in_q != 0 { 0 } else { c };
+    }
+
+    /// A `>` in the text: kept unless it closes a nested `<` or sits in quotes.
+    fn stray_close(&mut self) {
+        if self.closes_nothing() && self.in_q == 0 {
+            self.out.push(b'>');
+        }
+    }
+
+    fn tag_close(&mut self) {
+        if self.closes_nothing() && self.in_q == 0 {
+            self.lc = b'>';
+            self.in_q = 0;
+            self.state = Within::Text;
+        }
+    }
+
+    /// A `>` ends a processing instruction after `?`, outside quotes and brackets.
+    fn instruction_close(&mut self, i: usize) {
+        if self.closes_nothing() && self.in_q == 0 && self.br == 0 && self.lc != b'"' && self.prev(i, 1) == b'?' {
+            self.in_q = 0;
+            self.state = Within::Text;
+        }
+    }
+
+    fn declaration_close(&mut self) {
+        if self.closes_nothing() && self.in_q == 0 {
+            self.in_q = 0;
+            self.state = Within::Text;
+        }
+    }
+
+    fn text(&mut self, i: usize) {
+        let c = self.b[i];
+        match c {
+            0 => {}
+            b'<' => {
+                if self.in_q != 0 {
+                } else if self.c_space(i + 1) {
+                    self.out.push(c);
+                } else {
+                    self.lc = b'<';
+                    self.state = Within::Tag;
                 }
             }
+            b'>' => self.stray_close(),
+            _ => self.out.push(c),
         }
-        i += 1;
     }
-    bytes_to_string(out)
+
+    fn tag(&mut self, i: usize) {
+        let c = self.b[i];
+        match c {
+            b'<' if self.in_q == 0 && !self.c_space(i + 1) => self.depth += 1,
+            b'>' => self.tag_close(),
+            b'"' | b'\'' if i > 0 && (self.in_q == 0 || c == self.in_q) => self.toggle_quote(c),
+            b'!' if self.prev(i, 1) == b'<' => {
+                self.state = Within::Declaration;
+                self.lc = c;
+            }
+            b'?' if self.prev(i, 1) == b'<' => {
+                self.br = 0;
+                self.state = Within::Instruction;
+            }
+            _ => {}
+        }
+    }
+
+    fn instruction(&mut self, i: usize) {
+        let c = self.b[i];
+        let lc = self.lc;
+        match c {
+            b'(' if lc != b'"' && lc != b'\'' => {
+                self.lc = b'(';
+                self.br += 1;
+            }
+            b')' if lc != b'"' && lc != b'\'' => {
+                self.lc = b')';
+                self.br -= 1;
+            }
+            b'>' => self.instruction_close(i),
+            b'"' | b'\'' => self.instruction_quote(i, c),
+            b'l' | b'L' if i > 4 && self.after_xml_opening(i) => self.state = Within::Tag,
+            _ => {}
+        }
+    }
+
+    /// A quote in a processing instruction.
+    fn instruction_quote(&mut self, i: usize, c: u8) {
+        if i >= 1 && self.prev(i, 1) != b'\\' {
+            if self.lc == c {
+                self.lc = 0;
+            } else if self.lc != b'\\' {
+                self.lc = c;
+            }
+        }
+        if i > 0 && (self.in_q == 0 || c == self.in_q) {
+            self.toggle_quote(c);
+        }
+    }
+
+    /// Whether the bytes before `i` are `<?xm` (any case for `xm`): `<?xml` is a tag.
+    fn after_xml_opening(&self, i: usize) -> bool {
+        self.prev(i, 1).eq_ignore_ascii_case(&b'm')
+            && self.prev(i, 2).eq_ignore_ascii_case(&b'x')
+            && self.prev(i, 3) == b'?'
+            && self.prev(i, 4) == b'<'
+    }
+
+    fn declaration(&mut self, i: usize) {
+        let c = self.b[i];
+        match c {
+            b'>' => self.declaration_close(),
+            b'"' | b'\'' if i > 0 && self.prev(i, 1) != b'\\' && (self.in_q == 0 || c == self.in_q) => {
+                self.toggle_quote(c)
+            }
+            b'-' if i >= 2 && self.prev(i, 1) == b'-' && self.prev(i, 2) == b'!' => self.state = Within::Comment,
+            b'E' | b'e' if i > 6 && self.b[i - 6..i].eq_ignore_ascii_case(b"doctyp") => self.state = Within::Tag,
+            _ => {}
+        }
+    }
+
+    fn comment(&mut self, i: usize) {
+        if self.b[i] == b'>' && self.in_q == 0 && i >= 2 && self.prev(i, 1) == b'-' && self.prev(i, 2) == b'-' {
+            self.in_q = 0;
+            self.state = Within::Text;
+        }
+    }
 }
 
 /// Removes the block editor's `<!-- wp:name {…} -->` / `<!-- /wp:name -->` delimiters.

@@ -11,28 +11,13 @@ pub fn is_valid_url(text: &str) -> bool {
     if b.is_empty() || !b.iter().all(|&c| is_url_char(c)) {
         return false;
     }
-    // Scheme.
-    let colon = match b.iter().position(|&c| c == b':') {
-        Some(p) if p > 0 => p,
-        _ => return false,
-    };
-    let scheme = &b[..colon];
-    if !scheme.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
-        return false;
-    }
+    let Some(colon) = scheme_end(b) else { return false };
     let rest = &b[colon + 1..];
-    let scheme_l = scheme.to_ascii_lowercase();
+    let scheme_l = b[..colon].to_ascii_lowercase();
     let host_optional = matches!(scheme_l.as_slice(), b"mailto" | b"news" | b"file");
-    if !rest.starts_with(b"//") {
-        // No authority. PHP reads "name:123" or "name:/path" as a host and port (or a bare
-        // path), without a scheme.
-        let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
-        if !rest.is_empty() && digits <= 5 && (digits == rest.len() || rest[digits] == b'/') {
-            return false;
-        }
-        return host_optional;
-    }
-    let auth_and_more = &rest[2..];
+    let Some(auth_and_more) = rest.strip_prefix(b"//") else {
+        return !reads_as_host_and_port(rest) && host_optional;
+    };
     let auth_end =
         auth_and_more.iter().position(|&c| c == b'/' || c == b'?' || c == b'#').unwrap_or(auth_and_more.len());
     let authority = &auth_and_more[..auth_end];
@@ -40,46 +25,15 @@ pub fn is_valid_url(text: &str) -> bool {
         Some(at) => (Some(&authority[..at]), &authority[at + 1..]),
         None => (None, authority),
     };
-    let (host, port) = if hostport.first() == Some(&b'[') {
-        match hostport.iter().position(|&c| c == b']') {
-            Some(close) => {
-                let after = &hostport[close + 1..];
-                let port = after.strip_prefix(b":");
-                if !after.is_empty() && port.is_none() {
-                    return false;
-                }
-                (&hostport[..=close], port)
-            }
-            None => return false,
-        }
-    } else {
-        match hostport.iter().rposition(|&c| c == b':') {
-            Some(p) => (&hostport[..p], Some(&hostport[p + 1..])),
-            None => (hostport, None),
-        }
-    };
-    if let Some(port) = port {
-        if !port.is_empty() {
-            if port.len() > 5 || !port.iter().all(u8::is_ascii_digit) {
-                return false;
-            }
-            let n: u32 = port.iter().fold(0, |a, &d| a * 10 + u32::from(d - b'0'));
-            if n > 65535 {
-                return false;
-            }
-        }
+    let Some((host, port)) = split_host_port(hostport) else { return false };
+    if !port.is_none_or(port_valid) {
+        return false;
     }
     if host.is_empty() {
         return host_optional;
     }
-    if let Some(ui) = userinfo {
-        let (user, pass) = match ui.iter().position(|&c| c == b':') {
-            Some(p) => (&ui[..p], Some(&ui[p + 1..])),
-            None => (ui, None),
-        };
-        if !userinfo_valid(user) || !pass.is_none_or(userinfo_valid) {
-            return false;
-        }
+    if !userinfo.is_none_or(user_and_password_valid) {
+        return false;
     }
     if matches!(scheme_l.as_slice(), b"http" | b"https") {
         if host.first() == Some(&b'[') {
@@ -88,6 +42,57 @@ pub fn is_valid_url(text: &str) -> bool {
         return valid_hostname(host);
     }
     true
+}
+
+/// Where a valid scheme ends (its colon), if the text starts with one.
+fn scheme_end(b: &[u8]) -> Option<usize> {
+    let colon = b.iter().position(|&c| c == b':').filter(|&p| p > 0)?;
+    b[..colon].iter().all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.').then_some(colon)
+}
+
+/// Without an authority, PHP reads "name:123" or "name:/path" as a host and port (or a bare
+/// path), without a scheme: whether what follows the colon reads so.
+fn reads_as_host_and_port(rest: &[u8]) -> bool {
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    !rest.is_empty() && digits <= 5 && (digits == rest.len() || rest[digits] == b'/')
+}
+
+/// The host (a bracketed IPv6 literal keeps its brackets) and the port after its colon;
+/// None when a bracketed host is not closed or is followed by something other than a port.
+fn split_host_port(hostport: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
+    if hostport.first() == Some(&b'[') {
+        let close = hostport.iter().position(|&c| c == b']')?;
+        let after = &hostport[close + 1..];
+        let port = after.strip_prefix(b":");
+        if !after.is_empty() && port.is_none() {
+            return None;
+        }
+        return Some((&hostport[..=close], port));
+    }
+    Some(match hostport.iter().rposition(|&c| c == b':') {
+        Some(p) => (&hostport[..p], Some(&hostport[p + 1..])),
+        None => (hostport, None),
+    })
+}
+
+/// An empty port, or up to five digits worth at most 65535.
+fn port_valid(port: &[u8]) -> bool {
+    if port.is_empty() {
+        return true;
+    }
+    if port.len() > 5 || !port.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    port.iter().fold(0u32, |a, &d| a * 10 + u32::from(d - b'0')) <= 65535
+}
+
+/// `user[:password]`, each part valid.
+fn user_and_password_valid(ui: &[u8]) -> bool {
+    let (user, pass) = match ui.iter().position(|&c| c == b':') {
+        Some(p) => (&ui[..p], Some(&ui[p + 1..])),
+        None => (ui, None),
+    };
+    userinfo_valid(user) && pass.is_none_or(userinfo_valid)
 }
 
 /// Characters PHP's URL filter keeps.

@@ -1,9 +1,10 @@
 //! `--html FILE`: one self-contained page (the template is `template.html`, included in the
 //! binary; no network, no outside assets). It shows the verdict and the per-level summary, a
-//! matrix of route × method against passed, failed and skipped cases, then every failure with
-//! its steps (request, answer, mismatches with the line of the case file, diff, curl), and
-//! the passing and skipped cases folded away. Every text from a case or an answer is escaped;
-//! passwords are masked; bodies are cut at [`MAX_BODY`](crate::report::MAX_BODY).
+//! matrix of route × method against passed, failed (at the failing step's route) and skipped
+//! cases, then every failure with its steps (request, answer, mismatches with the line of the
+//! case file, diff, curl), and the passing and skipped cases folded away. Every text from a
+//! case or an answer is escaped; passwords are masked; bodies are cut at
+//! [`MAX_BODY`](crate::report::MAX_BODY).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -83,7 +84,12 @@ pub fn render(reports: &[CaseReport], page: &Page) -> String {
         ("{{FAILURES}}", failures_html),
         ("{{OTHERS}}", others(reports)),
     ];
-    // One pass over the template: a placeholder inside a filled-in text stays text.
+    fill(&fills)
+}
+
+/// The template with its placeholders filled in, in one pass: a placeholder inside a filled-in
+/// text stays text.
+fn fill(fills: &[(&str, String)]) -> String {
     let mut out = String::with_capacity(TEMPLATE.len() * 2);
     let mut rest = TEMPLATE;
     while let Some(start) = rest.find("{{") {
@@ -151,28 +157,23 @@ fn causes_table(reports: &[CaseReport], page: &Page) -> String {
 
 const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+/// The cases of one route × method cell.
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    passed: usize,
+    /// Failed cases whose failing step went to this route and method (or, for a case that failed
+    /// before any request of the interface, every cell it sends).
+    failed: usize,
+    skipped: usize,
+    /// Failed cases that send it but failed at another route.
+    failed_elsewhere: usize,
+}
+
+/// The route × method matrix: a passed or skipped case counts in every cell its steps send; a
+/// failed case counts in the cell of its failing step, where the fix is to be made.
 fn matrix(reports: &[CaseReport], coverage: Option<&Coverage>) -> String {
     let Some(coverage) = coverage else { return "<p>Not available.</p>".into() };
-    let outcomes: BTreeMap<&str, &Outcome> = reports.iter().map(|r| (r.name.as_str(), &r.outcome)).collect();
-    // route → method → (passed, failed, skipped)
-    let mut rows: BTreeMap<&str, BTreeMap<&str, (usize, usize, usize)>> = BTreeMap::new();
-    let mut order: Vec<&str> = Vec::new();
-    for section in coverage.sections.iter().filter(|s| s.kind == SectionKind::Routes) {
-        for item in &section.items {
-            if !order.contains(&item.group.as_str()) {
-                order.push(&item.group);
-            }
-            let cell = rows.entry(&item.group).or_default().entry(&item.name).or_default();
-            for case in &item.cases {
-                match outcomes.get(case.as_str()) {
-                    Some(Outcome::Passed) => cell.0 += 1,
-                    Some(Outcome::Failed | Outcome::Error(_)) => cell.1 += 1,
-                    Some(Outcome::Skipped(_)) => cell.2 += 1,
-                    None => {}
-                }
-            }
-        }
-    }
+    let (order, rows) = matrix_cells(reports, coverage);
     let mut out = String::from("<table class=\"matrix\"><tr><th>route</th>");
     for method in METHODS {
         let _ = write!(out, "<th>{method}</th>");
@@ -183,26 +184,85 @@ fn matrix(reports: &[CaseReport], coverage: Option<&Coverage>) -> String {
         for method in METHODS {
             match rows.get(route).and_then(|r| r.get(method)) {
                 None => out.push_str("<td></td>"),
-                Some(&(0, 0, 0)) => out.push_str("<td class=\"cell-none\" title=\"no selected case sends it\">·</td>"),
-                Some(&(p, f, s)) => {
-                    let class = if f > 0 {
-                        "cell-fail"
-                    } else if p > 0 {
-                        "cell-pass"
-                    } else {
-                        "cell-skip"
-                    };
-                    let _ = write!(
-                        out,
-                        "<td class=\"{class}\" title=\"{p} passed, {f} failed, {s} skipped\"><span class=\"pass\">{p}</span> / <span class=\"fail\">{f}</span> / <span class=\"skip\">{s}</span></td>"
-                    );
-                }
+                Some(cell) => out.push_str(&cell_html(cell)),
             }
         }
         out.push_str("</tr>");
     }
     out.push_str("</table>");
     out
+}
+
+type Rows<'a> = BTreeMap<&'a str, BTreeMap<&'a str, Cell>>;
+
+/// The routes in the interface's order, and the cells of each by method.
+fn matrix_cells<'a>(reports: &[CaseReport], coverage: &'a Coverage) -> (Vec<&'a str>, Rows<'a>) {
+    let outcomes: BTreeMap<&str, &CaseReport> = reports.iter().map(|r| (r.name.as_str(), r)).collect();
+    let mut rows: Rows = BTreeMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for section in coverage.sections.iter().filter(|s| s.kind == SectionKind::Routes) {
+        for item in &section.items {
+            if !order.contains(&item.group.as_str()) {
+                order.push(&item.group);
+            }
+            let cell = rows.entry(&item.group).or_default().entry(&item.name).or_default();
+            for case in &item.cases {
+                let Some(report) = outcomes.get(case.as_str()) else { continue };
+                match &report.outcome {
+                    Outcome::Passed => cell.passed += 1,
+                    Outcome::Skipped(_) => cell.skipped += 1,
+                    Outcome::Failed | Outcome::Error(_) => match failing_cell(report) {
+                        Some((route, method)) if route != item.group || method != item.name => {
+                            cell.failed_elsewhere += 1
+                        }
+                        _ => cell.failed += 1,
+                    },
+                }
+            }
+        }
+    }
+    (order, rows)
+}
+
+/// The route (as the matrix shows it) and method of a failed case's failing step, when it sent
+/// a request to a route of the interface.
+fn failing_cell(report: &CaseReport) -> Option<(&'static str, String)> {
+    let request = report.failed_step()?.request.as_ref()?;
+    let route = crate::report::causes::route_in(crate::report::causes::path_of(&request.url))?;
+    let route = if route.is_empty() { "/" } else { route };
+    // A method override, as the coverage counts it (`_method=DELETE`, `X-HTTP-Method-Override`).
+    let query = request.url.split_once('?').map_or("", |(_, q)| q);
+    let from_query =
+        form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == "_method").map(|(_, v)| v.into_owned());
+    let from_header = || {
+        let header = request.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("x-http-method-override"));
+        header.map(|(_, v)| v.trim().to_string())
+    };
+    let method = from_query.or_else(from_header).unwrap_or_else(|| request.method.clone());
+    Some((route, method.to_ascii_uppercase()))
+}
+
+/// One cell: passed / failed / skipped, coloured by the worst.
+fn cell_html(cell: &Cell) -> String {
+    let Cell { passed: p, failed: f, skipped: s, failed_elsewhere: e } = *cell;
+    let elsewhere = match e {
+        0 => String::new(),
+        1 => "; 1 more case sends it and failed at another route".to_string(),
+        e => format!("; {e} more cases send it and failed at other routes"),
+    };
+    if (p, f, s, e) == (0, 0, 0, 0) {
+        return "<td class=\"cell-none\" title=\"no selected case sends it\">·</td>".into();
+    }
+    let class = if f > 0 {
+        "cell-fail"
+    } else if p > 0 {
+        "cell-pass"
+    } else {
+        "cell-skip"
+    };
+    format!(
+        "<td class=\"{class}\" title=\"{p} passed, {f} failed here, {s} skipped{elsewhere}\"><span class=\"pass\">{p}</span> / <span class=\"fail\">{f}</span> / <span class=\"skip\">{s}</span></td>"
+    )
 }
 
 fn failure(report: &CaseReport, index: usize, page: &Page, out: &mut String) {
@@ -267,50 +327,15 @@ fn step_html(report: &CaseReport, step: &StepRecord, page: &Page, out: &mut Stri
     if let Some(status) = step.status {
         let _ = write!(out, "<p>status {status}</p>");
     }
-    if !step.mismatches.is_empty() {
-        out.push_str(
-            "<table class=\"mismatches\"><tr><th>where</th><th>expected</th><th>actual</th><th>case file</th></tr>",
-        );
-        for m in step.mismatches.iter().take(crate::report::message::MAX_MISMATCHES) {
-            let _ = write!(
-                out,
-                "<tr><td class=\"path\">{}</td><td class=\"pass\">{}</td><td class=\"fail\">{}</td><td>{}</td></tr>",
-                escape(&m.path),
-                escape(&secrets.redact(&m.expected)),
-                escape(&secrets.redact(&m.actual)),
-                if m.at.is_known() { link(page, &report.file, Some(m.at)) } else { String::new() }
-            );
-        }
-        out.push_str("</table>");
-        if step.mismatches.len() > crate::report::message::MAX_MISMATCHES {
-            let _ = write!(
-                out,
-                "<p>… {} more mismatches</p>",
-                step.mismatches.len() - crate::report::message::MAX_MISMATCHES
-            );
-        }
-    }
+    mismatches_html(report, step, page, out);
     if let Some(diff) = &step.diff {
-        out.push_str("<details open><summary>diff of the expected pattern (−) and the actual body (+)</summary><pre class=\"diff\">");
-        for line in &diff.lines {
-            let class = match line.kind {
-                LineKind::Added => "add",
-                LineKind::Removed => "del",
-                LineKind::Hunk => "hunk",
-                LineKind::Header | LineKind::Context => "",
-            };
-            let _ = writeln!(out, "<span class=\"{class}\">{}</span>", escape(&secrets.redact(&line.text)));
-        }
-        if diff.cut_lines > 0 {
-            let _ = writeln!(out, "… {} more diff lines cut", diff.cut_lines);
-        }
-        out.push_str("</pre></details>");
+        diff_html(diff, secrets, out);
     }
+    let open = if bad { " open" } else { "" };
     if let Some(request) = &step.request {
         let _ = write!(
             out,
-            "<details{}><summary>request</summary><pre class=\"curl\">{}</pre>",
-            if bad { " open" } else { "" },
+            "<details{open}><summary>request</summary><pre class=\"curl\">{}</pre>",
             escape(&curl(request, secrets, MAX_BODY))
         );
         if let Some(body) = &request.body {
@@ -322,13 +347,58 @@ fn step_html(report: &CaseReport, step: &StepRecord, page: &Page, out: &mut Stri
     if let Some(body) = &step.body {
         let _ = write!(
             out,
-            "<details{}><summary>answer body ({} bytes)</summary><pre class=\"response-body\">{}</pre></details>",
-            if bad { " open" } else { "" },
+            "<details{open}><summary>answer body ({} bytes)</summary><pre class=\"response-body\">{}</pre></details>",
             step.body_size,
             escape(&bounded_body(body, step.body_size, secrets))
         );
     }
     out.push_str("</div>");
+}
+
+/// A step's mismatches as a table, each linked to its line of the case file.
+fn mismatches_html(report: &CaseReport, step: &StepRecord, page: &Page, out: &mut String) {
+    if step.mismatches.is_empty() {
+        return;
+    }
+    let secrets = page.secrets;
+    out.push_str(
+        "<table class=\"mismatches\"><tr><th>where</th><th>expected</th><th>actual</th><th>case file</th></tr>",
+    );
+    for m in step.mismatches.iter().take(crate::report::message::MAX_MISMATCHES) {
+        let _ = write!(
+            out,
+            "<tr><td class=\"path\">{}</td><td class=\"pass\">{}</td><td class=\"fail\">{}</td><td>{}</td></tr>",
+            escape(&m.path),
+            escape(&secrets.redact(&m.expected)),
+            escape(&secrets.redact(&m.actual)),
+            if m.at.is_known() { link(page, &report.file, Some(m.at)) } else { String::new() }
+        );
+    }
+    out.push_str("</table>");
+    if step.mismatches.len() > crate::report::message::MAX_MISMATCHES {
+        let _ =
+            write!(out, "<p>… {} more mismatches</p>", step.mismatches.len() - crate::report::message::MAX_MISMATCHES);
+    }
+}
+
+/// The diff of the expected pattern and the actual body, its lines coloured.
+fn diff_html(diff: &crate::diff::Diff, secrets: &Secrets, out: &mut String) {
+    out.push_str(
+        "<details open><summary>diff of the expected pattern (−) and the actual body (+)</summary><pre class=\"diff\">",
+    );
+    for line in &diff.lines {
+        let class = match line.kind {
+            LineKind::Added => "add",
+            LineKind::Removed => "del",
+            LineKind::Hunk => "hunk",
+            LineKind::Header | LineKind::Context => "",
+        };
+        let _ = writeln!(out, "<span class=\"{class}\">{}</span>", escape(&secrets.redact(&line.text)));
+    }
+    if diff.cut_lines > 0 {
+        let _ = writeln!(out, "… {} more diff lines cut", diff.cut_lines);
+    }
+    out.push_str("</pre></details>");
 }
 
 fn others(reports: &[CaseReport]) -> String {
@@ -401,5 +471,42 @@ mod tests {
         );
         assert!(html.contains("<span id=\"failure-count\">1</span>"));
         assert!(html.contains("<td class=\"path\">$.events[0].id</td>"));
+    }
+
+    #[test]
+    fn the_matrix_counts_a_failed_case_at_its_failing_step_only() {
+        // The case creates an event (POST /events, which passed) and fails reading it back.
+        let mut report = failing_report();
+        let mut passed = failing_report();
+        passed.name = "events/create::one".into();
+        passed.outcome = Outcome::Passed;
+        let mut coverage = Coverage::empty(&crate::coverage::Options::default());
+        for item in coverage.sections.iter_mut().flat_map(|s| &mut s.items) {
+            if item.label == "POST /events" || item.label == "GET /events/<id>" {
+                item.cases.insert(report.name.clone());
+                item.cases.insert(passed.name.clone());
+            }
+        }
+        let cells = |reports: &[CaseReport]| {
+            let html = matrix(reports, Some(&coverage));
+            let row = |route: &str| {
+                let start = html.find(&format!("<td class=\"route\">{route}</td>")).unwrap();
+                let row = &html[start..];
+                row[..row.find("</tr>").unwrap()].to_string()
+            };
+            (row("/events"), row("/events/&lt;id&gt;"))
+        };
+        let (list, item) = cells(&[report.clone(), passed.clone()]);
+        assert!(item.contains("title=\"1 passed, 1 failed here, 0 skipped\""), "the failing step's cell: {item}");
+        assert!(
+            list.contains(
+                "title=\"1 passed, 0 failed here, 0 skipped; 1 more case sends it and failed at another route\""
+            ),
+            "POST /events did not fail: {list}"
+        );
+        // A case that failed before any request of the interface counts wherever it sends.
+        report.steps[0].request = None;
+        let (list, _) = cells(&[report, passed]);
+        assert!(list.contains("title=\"1 passed, 1 failed here, 0 skipped\""), "{list}");
     }
 }

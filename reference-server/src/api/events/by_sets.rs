@@ -10,7 +10,7 @@ use chrono::NaiveDateTime;
 use roaring::RoaringBitmap;
 
 use super::counted::InWindow;
-use super::filter::EventFilter;
+use super::filter::{EventFilter, SearchHits};
 use super::{StatusFilter, Window};
 use crate::access::{is_protected_for, Reveal};
 use crate::api::lists::Page;
@@ -48,10 +48,41 @@ pub(super) fn select(
     }
     let hits = if filter.search.is_empty() { None } else { Some(filter.hits.as_ref()?) };
     let in_window = data.window_set(window);
-    // The intersection of the sets that must hold an event, from the smallest: the big ones
-    // are read, not copied.
+    let mut members = members(ctx, data, filter, statuses, &in_window, hits);
+    drop_protected(ctx, data, filter, hits, &mut members);
+    let total = members.len() as usize;
+    if page.offset() >= total {
+        return Some((Vec::new(), total));
+    }
+    let wanted = page.offset().saturating_add(page.per_page).min(total);
+    let flag = filter.flag();
+    let by_sorting = sorting_reads_less(data, &in_window, flag, total, wanted);
+    #[cfg(test)]
+    USED.with(|used| {
+        let mut counts = used.get();
+        counts[usize::from(!by_sorting)] += 1;
+        used.set(counts);
+    });
+    let ordered = if by_sorting {
+        sorted(data, &members, wanted)
+    } else {
+        walked(ctx, data, &members, window, flag, &statuses.allowed, wanted)
+    };
+    Some((ordered.into_iter().skip(page.offset()).collect(), total))
+}
+
+/// The intersection of the sets that must hold an event, from the smallest (the big ones are
+/// read, not copied), less those that must not.
+fn members(
+    ctx: &Ctx,
+    data: &Data,
+    filter: &EventFilter,
+    statuses: &StatusFilter,
+    in_window: &RoaringBitmap,
+    hits: Option<&SearchHits>,
+) -> RoaringBitmap {
     let listed = data.sets.listed(ctx.lang, &statuses.allowed);
-    let mut wanted_in: Vec<&RoaringBitmap> = vec![&in_window, &listed];
+    let mut wanted_in: Vec<&RoaringBitmap> = vec![in_window, &listed];
     let mut wanted_out: Vec<&RoaringBitmap> = Vec::new();
     for (flag, wanted) in [(Flag::Featured, filter.featured), (Flag::Ticketed, filter.ticketed)] {
         match wanted {
@@ -71,46 +102,43 @@ pub(super) fn select(
     for set in wanted_out {
         members -= set;
     }
-    // As `EventFilter::admits` decides: for a caller who may not read a protected event, a
-    // filter on what its password hides selects nothing and a search matches its title only.
+    members
+}
+
+/// As `EventFilter::admits` decides: for a caller who may not read a protected event, a
+/// filter on what its password hides selects nothing and a search matches its title only.
+fn drop_protected(
+    ctx: &Ctx,
+    data: &Data,
+    filter: &EventFilter,
+    hits: Option<&SearchHits>,
+    members: &mut RoaringBitmap,
+) {
     let looks = filter.looks_at_protected();
-    if looks || hits.is_some() {
-        // Without a password or a user, every event with a password is protected.
-        let anonymous = ctx.user.is_none() && filter.password.is_none();
-        let reveal = Reveal { password: filter.password, edit_context: true };
-        for key in &members & data.sets.passworded() {
-            let protected = anonymous
-                || data.events.get(&Id::from(key)).is_some_and(|event| is_protected_for(ctx, &event.post, reveal));
-            if protected && (looks || hits.is_some_and(|hits| !hits.title.contains(key))) {
-                members.remove(key);
-            }
+    if !looks && hits.is_none() {
+        return;
+    }
+    // Without a password or a user, every event with a password is protected.
+    let anonymous = ctx.user.is_none() && filter.password.is_none();
+    let reveal = Reveal { password: filter.password, edit_context: true };
+    for key in &*members & data.sets.passworded() {
+        let protected = anonymous
+            || data.events.get(&Id::from(key)).is_some_and(|event| is_protected_for(ctx, &event.post, reveal));
+        if protected && (looks || hits.is_some_and(|hits| !hits.title.contains(key))) {
+            members.remove(key);
         }
     }
-    let total = members.len() as usize;
-    if page.offset() >= total {
-        return Some((Vec::new(), total));
-    }
-    let wanted = page.offset().saturating_add(page.per_page).min(total);
-    // A walk of the list order meets a passing event once in (population / total) entries.
-    let flag = filter.flag();
+}
+
+/// Whether sorting the `total` passing events reads fewer entries than walking the list
+/// order to the `wanted`-th: a walk meets a passing event once in (population / total).
+fn sorting_reads_less(data: &Data, in_window: &RoaringBitmap, flag: Option<Flag>, total: usize, wanted: usize) -> bool {
     let population = match flag {
         Some(flag) => in_window.intersection_len(data.sets.flagged(flag)),
         None => in_window.len(),
     };
     let walk_steps = (wanted as u64).saturating_mul(population) / (total as u64);
-    let by_sorting = (total as u64).saturating_mul(LOOKUP_COST) <= walk_steps;
-    #[cfg(test)]
-    USED.with(|used| {
-        let mut counts = used.get();
-        counts[usize::from(!by_sorting)] += 1;
-        used.set(counts);
-    });
-    let ordered = if by_sorting {
-        sorted(data, &members, wanted)
-    } else {
-        walked(ctx, data, &members, window, flag, &statuses.allowed, wanted)
-    };
-    Some((ordered.into_iter().skip(page.offset()).collect(), total))
+    (total as u64).saturating_mul(LOOKUP_COST) <= walk_steps
 }
 
 /// The first `wanted` members in list order, by reading each member's start.

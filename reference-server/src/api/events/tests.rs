@@ -17,6 +17,28 @@ fn base() -> NaiveDateTime {
     NaiveDate::from_ymd_opt(2027, 1, 1).and_then(|d| d.and_hms_opt(0, 0, 0)).expect("a date")
 }
 
+/// An event's post: its author, status and language drawn.
+fn random_post(rng: &mut Rng, id: Id) -> Post {
+    let statuses = [Status::Publish, Status::Publish, Status::Draft, Status::Private, Status::Trash];
+    Post {
+        id,
+        author: 1 + rng.below(3),
+        status: statuses[rng.below(5) as usize],
+        lang: if rng.below(5) == 0 { Lang::Fr } else { Lang::En },
+        slug: format!("e{id}").into(),
+        title: "E".into(),
+        content: Box::from(""),
+        excerpt: Box::from(""),
+        date: base(),
+        date_utc: Some(base()),
+        modified: base(),
+        modified_utc: base(),
+        image: None,
+        password: None,
+        trashed: None,
+    }
+}
+
 fn event(rng: &mut Rng, id: Id) -> Event {
     let zones = ["UTC", "Pacific/Kiritimati", "Etc/GMT+12", "Europe/Paris"];
     let zone = Zone::parse(zones[rng.below(4) as usize]).expect("a zone");
@@ -28,25 +50,8 @@ fn event(rng: &mut Rng, id: Id) -> Event {
         _ => Duration::hours(rng.below(48) as i64),
     };
     let end = start + length;
-    let statuses = [Status::Publish, Status::Publish, Status::Draft, Status::Private, Status::Trash];
     Event {
-        post: Post {
-            id,
-            author: 1 + rng.below(3),
-            status: statuses[rng.below(5) as usize],
-            lang: if rng.below(5) == 0 { Lang::Fr } else { Lang::En },
-            slug: format!("e{id}").into(),
-            title: "E".into(),
-            content: Box::from(""),
-            excerpt: Box::from(""),
-            date: base(),
-            date_utc: Some(base()),
-            modified: base(),
-            modified_utc: base(),
-            image: None,
-            password: None,
-            trashed: None,
-        },
+        post: random_post(rng, id),
         start_utc: zone.local_to_utc(start),
         end_utc: zone.local_to_utc(end),
         zone,
@@ -143,6 +148,31 @@ fn counted_totals_are_walked_totals() {
     assert!(checked > 250, "most windows are counted ({checked})");
 }
 
+/// Events 3001 to 3400, all day in one zone, starting in the same second.
+fn add_crowd(rng: &mut Rng, data: &mut Data, crowd: NaiveDateTime) {
+    for id in 3_001..=3_400 {
+        let mut event = event(rng, id);
+        (event.start, event.end) = (crowd, crowd + Duration::hours(23));
+        (event.start_utc, event.end_utc) = (event.zone.local_to_utc(event.start), event.zone.local_to_utc(event.end));
+        data.put_event(event);
+    }
+}
+
+/// Leaves about one in eight of the walked events out of the selection (and of `walked`).
+fn leave_out_some(rng: &mut Rng, data: &Data, walked: &mut Vec<Id>, selection: &mut Selection) {
+    let mut left_out = Vec::new();
+    walked.retain(|id| {
+        let kept = rng.below(8) != 0;
+        if !kept {
+            let start = data.events[id].start.and_utc().timestamp();
+            left_out.push((start, u32::try_from(*id).expect("a small ID")));
+        }
+        kept
+    });
+    left_out.sort_unstable();
+    selection.left_out = left_out;
+}
+
 #[test]
 fn pages_from_the_timeline_are_walked_pages() {
     let mut rng = Rng(0xDA75_5C1F_0000_0042);
@@ -150,12 +180,7 @@ fn pages_from_the_timeline_are_walked_pages() {
     // A crowd starting in the same second (all-day events in one zone): a page inside it is
     // found by ID as well as by time.
     let crowd = base() + Duration::days(40);
-    for id in 3_001..=3_400 {
-        let mut event = event(&mut rng, id);
-        (event.start, event.end) = (crowd, crowd + Duration::hours(23));
-        (event.start_utc, event.end_utc) = (event.zone.local_to_utc(event.start), event.zone.local_to_utc(event.end));
-        data.put_event(event);
-    }
+    add_crowd(&mut rng, &mut data, crowd);
     let allowed_sets: [&[Status]; 2] = [&[Status::Publish], &[Status::Publish, Status::Draft, Status::Private]];
     let mut deep = 0;
     for round in 0..400 {
@@ -167,17 +192,7 @@ fn pages_from_the_timeline_are_walked_pages() {
         let mut selection = random_selection(&mut rng, &allowed_sets);
         let mut walked = walked(&data, &window, &selection);
         if rng.below(3) == 0 {
-            let mut left_out = Vec::new();
-            walked.retain(|id| {
-                let kept = rng.below(8) != 0;
-                if !kept {
-                    let start = data.events[id].start.and_utc().timestamp();
-                    left_out.push((start, u32::try_from(*id).expect("a small ID")));
-                }
-                kept
-            });
-            left_out.sort_unstable();
-            selection.left_out = left_out;
+            leave_out_some(&mut rng, &data, &mut walked, &mut selection);
         }
         let per_page = [1, 10, 50][rng.below(3) as usize];
         let offset = match rng.below(4) {

@@ -3,6 +3,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::doc::i18n::Text;
+use crate::interface::POST_STATUSES;
 use crate::model::Lang;
 
 /// `YYYY-MM-DD HH:MM:SS`, as the CMS writes dates.
@@ -27,6 +28,29 @@ impl B {
         self.with(json!({"type": "string", "pattern": DATE_PATTERN}), text)
     }
 
+    pub(super) fn uri(&self, text: Text) -> Value {
+        self.with(json!({"type": "string", "format": "uri"}), text)
+    }
+
+    /// A list of strings.
+    pub(super) fn strings(&self, text: Text) -> Value {
+        self.with(json!({"type": "array", "items": {"type": "string"}}), text)
+    }
+
+    /// A number written as a string of digits, such as an author ID.
+    pub(super) fn digits(&self, text: Text) -> Value {
+        self.with(json!({"type": "string", "pattern": "^[0-9]+$"}), text)
+    }
+
+    /// A post status.
+    pub(super) fn status(&self, text: Text) -> Value {
+        self.with(json!({"type": "string", "enum": POST_STATUSES}), text)
+    }
+
+    pub(super) fn number(&self, text: Text) -> Value {
+        self.with(json!({"type": "number"}), text)
+    }
+
     pub(super) fn integer(&self, text: Text) -> Value {
         self.with(json!({"type": "integer"}), text)
     }
@@ -47,6 +71,19 @@ impl B {
     pub(super) fn list_of(&self, name: &str, text: Text) -> Value {
         self.with(json!({"type": "array", "items": {"$ref": format!("#/components/schemas/{name}")}}), text)
     }
+}
+
+/// One property of a schema table: its name, the shape of its schema, its description.
+pub(super) type Row = (&'static str, fn(&B, Text) -> Value, Text);
+
+/// The properties of a schema table, in its order.
+pub(super) fn rows(b: &B, table: &[Row]) -> Vec<(&'static str, Value)> {
+    table.iter().map(|&(name, shape, text)| (name, shape(b, text))).collect()
+}
+
+/// The names of a table's properties (all of them required), in its order.
+pub(super) fn names(table: &[Row]) -> Vec<&'static str> {
+    table.iter().map(|&(name, _, _)| name).collect()
 }
 
 /// A closed object.

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::builder::{object, B};
+use super::builder::{object, rows, Row, B};
 use super::envelopes::links_of;
 use crate::doc::i18n::{t, Text};
 
@@ -48,23 +48,29 @@ pub(super) fn namespace_index(b: &B) -> Value {
     )
 }
 
-pub(super) fn route_description(b: &B) -> Value {
-    let methods = |text: Text| {
-        b.with(
-            json!({"type": "array", "items": {"type": "string", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"]}}),
-            text,
-        )
-    };
-    let endpoint = object(
+/// A list of HTTP methods.
+fn methods(b: &B, text: Text) -> Value {
+    b.with(
+        json!({"type": "array", "items": {"type": "string", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"]}}),
+        text,
+    )
+}
+
+/// One operation of a route: its methods and arguments.
+fn endpoint(b: &B) -> Value {
+    object(
         vec![
             (
                 "methods",
-                methods(t(
-                    "The methods of this operation.",
-                    "Les méthodes de cette opération.",
-                    "Die Methoden dieser Operation.",
-                    "Los métodos de esta operación.",
-                )),
+                methods(
+                    b,
+                    t(
+                        "The methods of this operation.",
+                        "Les méthodes de cette opération.",
+                        "Die Methoden dieser Operation.",
+                        "Los métodos de esta operación.",
+                    ),
+                ),
             ),
             (
                 "args",
@@ -80,129 +86,140 @@ pub(super) fn route_description(b: &B) -> Value {
             ),
         ],
         &["methods", "args"],
-    );
-    object(
-        vec![
-            (
-                "namespace",
-                b.string(t(
-                    "The namespace of the route.",
-                    "L'espace de noms de la route.",
-                    "Der Namensraum der Route.",
-                    "El espacio de nombres de la ruta.",
-                )),
-            ),
-            (
-                "methods",
-                methods(t(
-                    "The HTTP methods the route answers.",
-                    "Les méthodes HTTP auxquelles la route répond.",
-                    "Die HTTP-Methoden, auf die die Route antwortet.",
-                    "Los métodos HTTP a los que responde la ruta.",
-                )),
-            ),
-            (
-                "endpoints",
-                b.with(
-                    json!({"type": "array", "items": endpoint}),
-                    t(
-                        "The route's operations; methods that share their arguments are grouped.",
-                        "Les opérations de la route ; les méthodes qui partagent leurs arguments sont regroupées.",
-                        "Die Operationen der Route; Methoden mit denselben Argumenten sind zusammengefasst.",
-                        "Las operaciones de la ruta; los métodos que comparten argumentos se agrupan.",
-                    ),
-                ),
-            ),
-            (
-                "_links",
-                links_of(
-                    b,
-                    "self",
-                    t(
-                        "The route's own address; only for routes without path variables.",
-                        "L'adresse de la route ; uniquement pour les routes sans variable de chemin.",
-                        "Die Adresse der Route; nur bei Routen ohne Pfadvariablen.",
-                        "La dirección de la ruta; solo en las rutas sin variables de ruta.",
-                    ),
-                ),
-            ),
-        ],
-        &["namespace", "methods", "endpoints"],
     )
 }
 
+/// The fields of a route's description.
+const ROUTE: &[Row] = &[
+    (
+        "namespace",
+        B::string,
+        t(
+            "The namespace of the route.",
+            "L'espace de noms de la route.",
+            "Der Namensraum der Route.",
+            "El espacio de nombres de la ruta.",
+        ),
+    ),
+    (
+        "methods",
+        methods,
+        t(
+            "The HTTP methods the route answers.",
+            "Les méthodes HTTP auxquelles la route répond.",
+            "Die HTTP-Methoden, auf die die Route antwortet.",
+            "Los métodos HTTP a los que responde la ruta.",
+        ),
+    ),
+    (
+        "endpoints",
+        endpoints,
+        t(
+            "The route's operations; methods that share their arguments are grouped.",
+            "Les opérations de la route ; les méthodes qui partagent leurs arguments sont regroupées.",
+            "Die Operationen der Route; Methoden mit denselben Argumenten sind zusammengefasst.",
+            "Las operaciones de la ruta; los métodos que comparten argumentos se agrupan.",
+        ),
+    ),
+    (
+        "_links",
+        self_link,
+        t(
+            "The route's own address; only for routes without path variables.",
+            "L'adresse de la route ; uniquement pour les routes sans variable de chemin.",
+            "Die Adresse der Route; nur bei Routen ohne Pfadvariablen.",
+            "La dirección de la ruta; solo en las rutas sin variables de ruta.",
+        ),
+    ),
+];
+
+/// The operations of a route.
+fn endpoints(b: &B, text: Text) -> Value {
+    b.with(json!({"type": "array", "items": endpoint(b)}), text)
+}
+
+fn self_link(b: &B, text: Text) -> Value {
+    links_of(b, "self", text)
+}
+
+pub(super) fn route_description(b: &B) -> Value {
+    object(rows(b, ROUTE), &["namespace", "methods", "endpoints"])
+}
+
+/// The fields of an argument's description.
+const ARG: &[Row] = &[
+    (
+        "default",
+        any_value,
+        t(
+            "The value used when the argument is not given.",
+            "La valeur utilisée si l'argument n'est pas fourni.",
+            "Der Wert, der gilt, wenn das Argument fehlt.",
+            "El valor que se usa si no se da el argumento.",
+        ),
+    ),
+    (
+        "description",
+        B::string,
+        t(
+            "What the argument means, in the request's language.",
+            "Ce que signifie l'argument, dans la langue de la requête.",
+            "Was das Argument bedeutet, in der Sprache der Anfrage.",
+            "Lo que significa el argumento, en el idioma de la solicitud.",
+        ),
+    ),
+    (
+        "type",
+        value_type,
+        t(
+            "The JSON type of the value; absent when any value is checked by its rule alone.",
+            "Le type JSON de la valeur ; absent si seule sa règle vérifie la valeur.",
+            "Der JSON-Typ des Werts; fehlt, wenn nur die Regel den Wert prüft.",
+            "El tipo JSON del valor; ausente si solo su regla comprueba el valor.",
+        ),
+    ),
+    (
+        "items",
+        item_type,
+        t(
+            "The type of the items of a list.",
+            "Le type des éléments d'une liste.",
+            "Der Typ der Elemente einer Liste.",
+            "El tipo de los elementos de una lista.",
+        ),
+    ),
+    (
+        "enum",
+        B::strings,
+        t("The allowed values.", "Les valeurs autorisées.", "Die zulässigen Werte.", "Los valores permitidos."),
+    ),
+    (
+        "required",
+        B::boolean,
+        t(
+            "Whether the argument must be given.",
+            "Indique si l'argument est obligatoire.",
+            "Ob das Argument angegeben werden muss.",
+            "Indica si el argumento es obligatorio.",
+        ),
+    ),
+];
+
+/// A value of any type, or null.
+fn any_value(b: &B, text: Text) -> Value {
+    b.with(json!({"nullable": true}), text)
+}
+
+fn value_type(b: &B, text: Text) -> Value {
+    b.with(json!({"type": "string", "enum": ["string", "integer", "number", "boolean", "array"]}), text)
+}
+
+fn item_type(b: &B, text: Text) -> Value {
+    b.with(object(vec![("type", json!({"type": "string", "enum": ["string", "integer"]}))], &["type"]), text)
+}
+
 pub(super) fn arg_description(b: &B) -> Value {
-    object(
-        vec![
-            (
-                "default",
-                b.with(
-                    json!({"nullable": true}),
-                    t(
-                        "The value used when the argument is not given.",
-                        "La valeur utilisée si l'argument n'est pas fourni.",
-                        "Der Wert, der gilt, wenn das Argument fehlt.",
-                        "El valor que se usa si no se da el argumento.",
-                    ),
-                ),
-            ),
-            (
-                "description",
-                b.string(t(
-                    "What the argument means, in the request's language.",
-                    "Ce que signifie l'argument, dans la langue de la requête.",
-                    "Was das Argument bedeutet, in der Sprache der Anfrage.",
-                    "Lo que significa el argumento, en el idioma de la solicitud.",
-                )),
-            ),
-            (
-                "type",
-                b.with(
-                    json!({"type": "string", "enum": ["string", "integer", "number", "boolean", "array"]}),
-                    t(
-                        "The JSON type of the value; absent when any value is checked by its rule alone.",
-                        "Le type JSON de la valeur ; absent si seule sa règle vérifie la valeur.",
-                        "Der JSON-Typ des Werts; fehlt, wenn nur die Regel den Wert prüft.",
-                        "El tipo JSON del valor; ausente si solo su regla comprueba el valor.",
-                    ),
-                ),
-            ),
-            (
-                "items",
-                b.with(
-                    object(vec![("type", json!({"type": "string", "enum": ["string", "integer"]}))], &["type"]),
-                    t(
-                        "The type of the items of a list.",
-                        "Le type des éléments d'une liste.",
-                        "Der Typ der Elemente einer Liste.",
-                        "El tipo de los elementos de una lista.",
-                    ),
-                ),
-            ),
-            (
-                "enum",
-                b.with(
-                    json!({"type": "array", "items": {"type": "string"}}),
-                    t(
-                        "The allowed values.",
-                        "Les valeurs autorisées.",
-                        "Die zulässigen Werte.",
-                        "Los valores permitidos.",
-                    ),
-                ),
-            ),
-            (
-                "required",
-                b.boolean(t(
-                    "Whether the argument must be given.",
-                    "Indique si l'argument est obligatoire.",
-                    "Ob das Argument angegeben werden muss.",
-                    "Indica si el argumento es obligatorio.",
-                )),
-            ),
-        ],
-        &["description", "required"],
-    )
+    object(rows(b, ARG), &["description", "required"])
 }
 
 pub(super) fn openapi_document(b: &B) -> Value {

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::builder::{empty_list, object, B};
+use super::builder::{empty_list, object, rows, Row, B};
 use crate::doc::i18n::{t, Text};
 
 const LINK_HREF: Text = t("The address.", "L'adresse.", "Die Adresse.", "La dirección.");
@@ -96,62 +96,74 @@ pub(super) fn error_data(b: &B) -> Value {
     })
 }
 
-pub(super) fn list(b: &B, key: &'static str, item: &str, term_list: bool) -> Value {
-    let items = b.list_of(
-        item,
-        t(
-            "The items of this page.",
-            "Les éléments de cette page.",
-            "Die Einträge dieser Seite.",
-            "Los elementos de esta página.",
-        ),
-    );
-    let uri = |text: Text| b.with(json!({"type": "string", "format": "uri"}), text);
-    let rest_url = uri(t(
+const LIST_ITEMS: Text = t(
+    "The items of this page.",
+    "Les éléments de cette page.",
+    "Die Einträge dieser Seite.",
+    "Los elementos de esta página.",
+);
+
+const REST_URL: Row = (
+    "rest_url",
+    B::uri,
+    t(
         "The address of this page, with the parameters given.",
         "L'adresse de cette page, avec les paramètres indiqués.",
         "Die Adresse dieser Seite, mit den angegebenen Parametern.",
         "La dirección de esta página, con los parámetros indicados.",
-    ));
-    let next = uri(t(
+    ),
+);
+
+const NEXT: Row = (
+    "next_rest_url",
+    B::uri,
+    t(
         "The address of the next page; only when there is one.",
         "L'adresse de la page suivante ; uniquement s'il y en a une.",
         "Die Adresse der nächsten Seite; nur, wenn es eine gibt.",
         "La dirección de la página siguiente; solo si la hay.",
-    ));
-    let previous = uri(t(
+    ),
+);
+
+const PREVIOUS: Row = (
+    "previous_rest_url",
+    B::uri,
+    t(
         "The address of the previous page; only when there is one.",
         "L'adresse de la page précédente ; uniquement s'il y en a une.",
         "Die Adresse der vorherigen Seite; nur, wenn es eine gibt.",
         "La dirección de la página anterior; solo si la hay.",
-    ));
-    let total = b.integer(t(
+    ),
+);
+
+const TOTAL: Row = (
+    "total",
+    B::integer,
+    t(
         "The number of items across all pages.",
         "Le nombre d'éléments sur l'ensemble des pages.",
         "Die Anzahl der Einträge über alle Seiten.",
         "El número de elementos en todas las páginas.",
-    ));
-    let total_pages =
-        b.integer(t("The number of pages.", "Le nombre de pages.", "Die Anzahl der Seiten.", "El número de páginas."));
-    let properties = if term_list {
-        vec![
-            ("rest_url", rest_url),
-            ("total", total),
-            ("total_pages", total_pages),
-            (key, items),
-            ("next_rest_url", next),
-            ("previous_rest_url", previous),
-        ]
+    ),
+);
+
+const TOTAL_PAGES: Row = (
+    "total_pages",
+    B::integer,
+    t("The number of pages.", "Le nombre de pages.", "Die Anzahl der Seiten.", "El número de páginas."),
+);
+
+/// A page of a list: the items under `key` and the paging fields, in the order the handlers
+/// write them (term lists put the totals first).
+pub(super) fn list(b: &B, key: &'static str, item: &str, term_list: bool) -> Value {
+    let (before, after): (&[Row], &[Row]) = if term_list {
+        (&[REST_URL, TOTAL, TOTAL_PAGES], &[NEXT, PREVIOUS])
     } else {
-        vec![
-            (key, items),
-            ("rest_url", rest_url),
-            ("next_rest_url", next),
-            ("previous_rest_url", previous),
-            ("total", total),
-            ("total_pages", total_pages),
-        ]
+        (&[], &[REST_URL, NEXT, PREVIOUS, TOTAL, TOTAL_PAGES])
     };
+    let mut properties = rows(b, before);
+    properties.push((key, b.list_of(item, LIST_ITEMS)));
+    properties.extend(rows(b, after));
     object(properties, &[key, "rest_url", "total", "total_pages"])
 }
 

@@ -5,10 +5,11 @@
 //! added to or dropped from a response without updating these files fails the response checks.
 //!
 //! # Layout
-//! [`components`] lists them; `builder` makes typed fields and closed objects; one file per
-//! family: `event`, `linked` (venues, organizers), `terms`, `media`, `envelopes` (errors,
-//! lists, links), `discovery` (the index, route descriptions, the document); `texts` holds
-//! the descriptions several families share.
+//! [`components`] lists them; `builder` makes typed fields and closed objects, and turns
+//! tables of `(name, shape, description)` rows into properties; one file per family: `event`,
+//! `linked` (venues, organizers), `terms`, `media`, `envelopes` (errors, lists, links),
+//! `discovery` (the index, route descriptions, the document); `texts` holds the descriptions
+//! several families share.
 
 mod builder;
 mod discovery;

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::builder::{empty_list, object, B};
+use super::builder::{empty_list, object, rows, Row, B};
 use crate::doc::i18n::{t, Text};
 
 const TERM_URLS: Text = t(
@@ -39,63 +39,67 @@ const TERM_NAME: Text = t("The term name.", "Le nom du terme.", "Der Name des Be
 
 const TERM_ID: Text = t("The term ID.", "L'ID du terme.", "Die ID des Begriffs.", "El ID del término.");
 
-fn taxonomy(b: &B) -> Value {
-    b.with(json!({"type": "string", "enum": ["tribe_events_cat", "post_tag"]}), TERM_TAXONOMY)
+fn taxonomy(b: &B, text: Text) -> Value {
+    b.with(json!({"type": "string", "enum": ["tribe_events_cat", "post_tag"]}), text)
 }
 
-pub(super) fn term(b: &B) -> Value {
-    object(
-        vec![
-            ("id", b.integer(TERM_ID)),
-            ("count", b.integer(TERM_COUNT)),
-            ("description", b.string(TERM_DESCRIPTION)),
-            ("name", b.string(TERM_NAME)),
-            ("slug", b.string(TERM_SLUG)),
-            ("taxonomy", taxonomy(b)),
+/// The fields of a category or tag.
+const TERM: &[Row] = &[
+            ("id", B::integer, TERM_ID),
+            ("count", B::integer, TERM_COUNT),
+            ("description", B::string, TERM_DESCRIPTION),
+            ("name", B::string, TERM_NAME),
+            ("slug", B::string, TERM_SLUG),
+            ("taxonomy", taxonomy, TERM_TAXONOMY),
             (
                 "parent",
-                b.integer(t(
+                B::integer, t(
                     "The parent category's ID, 0 for none; categories only.",
                     "L'ID de la catégorie parente, 0 s'il n'y en a pas ; catégories uniquement.",
                     "Die ID der übergeordneten Kategorie, 0 für keine; nur bei Kategorien.",
                     "El ID de la categoría padre, 0 si no hay; solo en las categorías.",
-                )),
-            ),
-            (
-                "meta",
-                b.with(
-                    empty_list(),
-                    t("Always an empty list.", "Toujours une liste vide.", "Immer eine leere Liste.", "Siempre una lista vacía."),
                 ),
             ),
             (
+                "meta",
+                always_empty, t("Always an empty list.", "Toujours une liste vide.", "Immer eine leere Liste.", "Siempre una lista vacía."),
+            ),
+            (
                 "url",
-                b.with(
-                    json!({"type": "string", "format": "uri"}),
-                    t(
+                B::uri, t(
                         "The public archive page of the term.",
                         "La page d'archive publique du terme.",
                         "Die öffentliche Archivseite des Begriffs.",
                         "La página de archivo pública del término.",
                     ),
-                ),
             ),
-            ("urls", b.reference("TermUrls", TERM_URLS)),
+            ("urls", term_urls_ref, TERM_URLS),
             (
                 "_links",
-                b.with(
-                    json!({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object"}}}),
-                    t(
+                term_links, t(
                         "Links to the term in the CMS's core interface, by relation; not in delete responses.",
                         "Les liens vers le terme dans l'interface principale du CMS, par relation ; absents des réponses de suppression.",
                         "Links zum Begriff in der Kernschnittstelle des CMS, nach Beziehung; nicht in Antworten auf Löschungen.",
                         "Los enlaces al término en la interfaz principal del CMS, por relación; no aparecen en las respuestas de borrado.",
                     ),
-                ),
-            ),
-        ],
-        &["id", "count", "description", "name", "slug", "taxonomy", "meta", "url", "urls"],
-    )
+            ),];
+
+/// `[]`, always.
+fn always_empty(b: &B, text: Text) -> Value {
+    b.with(empty_list(), text)
+}
+
+/// Links by relation, each a list of objects.
+fn term_links(b: &B, text: Text) -> Value {
+    b.with(json!({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object"}}}), text)
+}
+
+fn term_urls_ref(b: &B, text: Text) -> Value {
+    b.reference("TermUrls", text)
+}
+
+pub(super) fn term(b: &B) -> Value {
+    object(rows(b, TERM), &["id", "count", "description", "name", "slug", "taxonomy", "meta", "url", "urls"])
 }
 
 pub(super) fn event_term(b: &B) -> Value {
@@ -120,7 +124,7 @@ pub(super) fn event_term(b: &B) -> Value {
                 "El ID del término en su taxonomía (el mismo que id).",
             )),
         ),
-        ("taxonomy", taxonomy(b)),
+        ("taxonomy", taxonomy(b, TERM_TAXONOMY)),
         ("description", b.string(TERM_DESCRIPTION)),
         (
             "parent",
