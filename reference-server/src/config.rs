@@ -174,6 +174,9 @@ pub struct Config {
     pub clock: Option<DateTime<Utc>>,
     /// Load the demo calendar at start.
     pub demo: bool,
+    /// Load this fixture file (JSON, or YAML for `.yaml`/`.yml`) at start; the admin API's
+    /// reset returns to it.
+    pub fixtures: Option<PathBuf>,
     /// Load this many generated events at start (after the demo calendar, if any), for
     /// benchmarks: the same count and clock give the same calendar.
     pub seed_events: usize,
@@ -208,6 +211,7 @@ impl Default for Config {
             users: UserSpec::defaults(),
             clock: None,
             demo: false,
+            fixtures: None,
             seed_events: 0,
             features: Features::default(),
             limits: Limits::default(),

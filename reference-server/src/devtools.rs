@@ -12,6 +12,7 @@ use hyper::http::{HeaderValue, Method as HttpMethod, Response, Uri};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::faults::{Faults, ServeBody, SlowBody, Stop};
+use crate::fixtures::Fixture;
 use crate::http::{self, Finish, Refusal, Reply};
 use crate::interface::ErrorKind;
 use crate::journal::hints::{self, Prefix};
@@ -26,6 +27,8 @@ pub struct DevTools {
     pub state: Option<State>,
     /// `--admin`: the admin API and the journal page are served.
     pub admin: bool,
+    /// The `--fixtures` file, read at start, which the admin API's reset returns to.
+    pub fixture: Option<Fixture>,
 }
 
 impl DevTools {
@@ -35,6 +38,7 @@ impl DevTools {
             faults: Faults::new(config.fault_seed, &config.faults)?,
             state,
             admin: config.admin,
+            fixture: None,
         })
     }
 }

@@ -31,6 +31,8 @@
 //! - `journal`: the request journal, and near-miss hints for paths that matched no route;
 //!   `reasons`: refusals in words (which check said no, and why).
 //! - `faults`: fault and latency rules (`--fault`, the admin API).
+//! - `fixtures`: a calendar as data (`--fixtures FILE`): loaded through the API's write path,
+//!   written back by the admin API's export.
 //! - `admin`: the admin API under `/__admin` (`--admin`), with its OpenAPI document.
 //! - `pages`: the calendar page at `/` and the journal page, plain HTML, CSS and JavaScript.
 //!
@@ -66,6 +68,7 @@ mod devtools;
 mod doc;
 mod error;
 mod faults;
+mod fixtures;
 mod http;
 pub mod interface;
 mod journal;
@@ -84,6 +87,7 @@ mod views;
 pub use config::{Config, FaultRule, Features, Limits, Role, UserSpec};
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
+pub use fixtures::{FixtureErrors, LISTS as FIXTURE_LISTS};
 pub use server::{serve, RunningServer};
 
 /// The admin API's operations as (method, path), for the test of its OpenAPI document. Not
@@ -91,4 +95,20 @@ pub use server::{serve, RunningServer};
 #[doc(hidden)]
 pub fn admin_routes() -> Vec<(&'static str, &'static str)> {
     admin::ROUTES.iter().map(|route| (route.method, route.path)).collect()
+}
+
+/// A fixture's text as the server reads it (`yaml`: as YAML, else JSON), and the fields an item
+/// of each list may have, for the test of the published schema. Not part of the server's
+/// interface.
+#[doc(hidden)]
+pub fn fixture_value(text: &str, yaml: bool) -> Result<serde_json::Value, String> {
+    fixtures::parse(text, yaml)
+}
+
+#[doc(hidden)]
+pub fn fixture_fields(list: &str) -> Vec<&'static str> {
+    match list {
+        "users" => vec!["name", "role", "password"],
+        _ => fixtures::fields(list),
+    }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use clap::Parser;
-use reference_server::{serve, Config, FaultRule, Features, Limits, UserSpec};
+use reference_server::{serve, Config, FaultRule, Features, FixtureErrors, Limits, UserSpec};
 
 /// The reference server of the events-calendar REST interface: every route, filter, field
 /// and error of the interface, in memory, answering as a real site does.
@@ -44,6 +44,10 @@ struct Cli {
     /// Load a demo calendar: upcoming events with venues, organizers, categories and tags.
     #[arg(long)]
     demo: bool,
+    /// Load a fixture file at start (JSON, or YAML for .yaml/.yml): users, categories, tags,
+    /// venues, organizers and events, dates relative to the clock allowed. See the README.
+    #[arg(long, value_name = "FILE")]
+    fixtures: Option<PathBuf>,
     /// Load N generated events (with venues, organizers, categories and tags) for benchmarks:
     /// deterministic for a given N and --clock; combines with --demo (loaded after it).
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -144,6 +148,7 @@ async fn main() -> ExitCode {
         users,
         clock: cli.clock,
         demo: cli.demo,
+        fixtures: cli.fixtures,
         seed_events: cli.seed_events,
         features,
         limits: Limits {
@@ -164,6 +169,13 @@ async fn main() -> ExitCode {
     let server = match serve(config).await {
         Ok(server) => server,
         Err(error) => {
+            if let Some(fixture) = error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()) {
+                for line in &fixture.lines {
+                    eprintln!("{line}");
+                }
+                eprintln!("reference-server: the fixture cannot be loaded ({} problem(s))", fixture.lines.len());
+                return ExitCode::from(2);
+            }
             eprintln!("reference-server: cannot start: {error}");
             return ExitCode::from(1);
         }

@@ -24,6 +24,7 @@ use crate::dates::Zone;
 use crate::devtools::{self, DevTools, Dropped, Note, Seen};
 use crate::error::ApiError;
 use crate::faults::{Plan, ServeBody};
+use crate::fixtures::{Fixture, FixtureErrors, Problem};
 use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Refusal, Reply};
 use crate::interface::{errors, Method, Route};
 use crate::journal::hints::Prefix;
@@ -120,9 +121,10 @@ pub(crate) struct Shared {
 }
 
 /// Binds `config.listen` and starts serving in the background.
-pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
+pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     let site_zone = checked_zone(&config).map_err(invalid)?;
+    let (fixture, fixture_problems) = read_fixture(&mut config)?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
     let site_url =
@@ -140,7 +142,11 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         site_url: site_url.clone(),
         config,
     };
-    fill_store(&app, opening.as_mut());
+    let fixture_data = match &fixture {
+        Some(fixture) => Some(crate::fixtures::build(&app, fixture, fixture_problems).map_err(std::io::Error::other)?),
+        None => None,
+    };
+    fill_store(&app, opening.as_mut(), fixture_data);
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
@@ -150,8 +156,11 @@ pub async fn serve(config: Config) -> std::io::Result<RunningServer> {
         .map_err(|_| invalid(format!("the site address {site_url:?} cannot be written in a Link header")))?;
     let site_path = site_path(&site_url);
     let budget = BodyBudget::new(limits.body_memory);
-    let shared =
-        share(app, opening, |app, tools| Shared { app, budget, stream, tools, link, site_path }).map_err(invalid)?;
+    let shared = share(app, opening, |app, mut tools| {
+        tools.fixture = fixture;
+        Shared { app, budget, stream, tools, link, site_path }
+    })
+    .map_err(invalid)?;
     if shared.tools.admin && !addr.ip().is_loopback() {
         tracing::warn!(
             "--admin on {addr}, which is not a loopback address: anyone who reaches it can reset the calendar"
@@ -210,9 +219,27 @@ fn share(
     Ok(shared)
 }
 
+/// The `--fixtures` file, read; the users it lists replace the default ones. The problems of
+/// its users are reported with those of its items, once they are loaded.
+fn read_fixture(config: &mut Config) -> std::io::Result<(Option<Fixture>, Vec<Problem>)> {
+    let Some(path) = config.fixtures.as_deref() else {
+        return Ok((None, Vec::new()));
+    };
+    let fixture = Fixture::read(path).map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
+    let (users, mut problems) = fixture.users();
+    match users {
+        Some(users) if !users.is_empty() && config.users != UserSpec::defaults() => problems
+            .push(Problem::new("users", "users are given both with --user and in the fixture: give them in one place")),
+        Some(users) if !users.is_empty() => config.users = users,
+        _ => {}
+    }
+    Ok((Some(fixture), problems))
+}
+
 /// The store at the start: the state file's (its images moved to the site's address if the
-/// file was written for another), or a new one with `--demo` and `--seed-events`.
-fn fill_store(app: &App, opening: Option<&mut Opening>) {
+/// file was written for another), or a new one with the `--fixtures` file's items, then
+/// `--demo` and `--seed-events`.
+fn fill_store(app: &App, opening: Option<&mut Opening>, fixture_data: Option<Data>) {
     let old_site = opening.as_ref().and_then(|opening| opening.site_url()).map(str::to_string);
     match opening.and_then(Opening::take_data) {
         Some(mut data) => {
@@ -220,14 +247,17 @@ fn fill_store(app: &App, opening: Option<&mut Opening>) {
                 data.move_site(&old_site, &app.site_url);
             }
             *app.store.write() = data;
-            if app.config.demo || app.config.seed_events > 0 {
+            if app.config.demo || app.config.seed_events > 0 || fixture_data.is_some() {
                 tracing::info!(
                     target: "reference_server::state",
-                    "the state file holds the store: --demo and --seed-events are ignored"
+                    "the state file holds the store: --fixtures, --demo and --seed-events are ignored"
                 );
             }
         }
         None => {
+            if let Some(data) = fixture_data {
+                *app.store.write() = data;
+            }
             if app.config.demo {
                 crate::demo::load(app);
             }

@@ -7,6 +7,7 @@ use super::{AdminBody, AdminOp, AdminReply, OPENAPI};
 use crate::app::{App, ClockMode};
 use crate::devtools::DevTools;
 use crate::faults::RuleSpec;
+use crate::fixtures::DateStyle;
 use crate::store::Data;
 use crate::validate::Params;
 
@@ -57,6 +58,7 @@ pub async fn run(
             _ => AdminReply::error(404, "admin_no_rule", format!("No fault rule has the ID {}.", var.unwrap_or(""))),
         },
         AdminOp::State => AdminReply::json(200, state(tools)),
+        AdminOp::Export => export(app, query),
     }
 }
 
@@ -112,8 +114,9 @@ fn read_only(tools: &DevTools) -> Option<AdminReply> {
     Some(AdminReply::error(503, "state_read_only", format!("The state file failed, so nothing can change: {failure}")))
 }
 
-/// `{"to": "empty"}` (the default) or `{"to": "demo"}`: the store as a fresh site has it, or
-/// with the demo calendar (dated from the clock now). IDs start again at 6.
+/// `{"to": "empty"}` (the default), `{"to": "demo"}` or `{"to": "fixtures"}`: the store as a
+/// fresh site has it, or with the demo calendar, or with the `--fixtures` file (both dated from
+/// the clock now). IDs start again at 6.
 async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
     let body = match body_object(body) {
         Ok(body) => body,
@@ -123,25 +126,54 @@ async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
         return refusal;
     }
     let to = body.get("to").map_or(Some("empty"), Value::as_str);
-    let demo = match to {
-        Some("empty") => false,
-        Some("demo") => true,
-        _ => return AdminReply::error(400, "admin_invalid_body", "to must be \"empty\" or \"demo\""),
+    let Some(to @ ("empty" | "demo" | "fixtures")) = to else {
+        return AdminReply::error(400, "admin_invalid_body", "to must be \"empty\", \"demo\" or \"fixtures\"");
     };
+    if to == "fixtures" && tools.fixture.is_none() {
+        return AdminReply::error(
+            400,
+            "admin_no_fixtures",
+            "The server was started without --fixtures, so there is no fixture to reset to.",
+        );
+    }
     if let Some(refusal) = read_only(tools) {
         return refusal;
     }
     // Built aside, then swapped in whole: no request sees half a reset.
-    let mut fresh = Data::fresh_site(&app.site_url);
-    if demo {
-        crate::demo::fill(app, &mut fresh);
-    }
+    let fresh = match (to, &tools.fixture) {
+        ("fixtures", Some(fixture)) => match crate::fixtures::build(app, fixture, Vec::new()) {
+            Ok(fresh) => fresh,
+            Err(errors) => {
+                let message = format!("The fixture cannot be loaded now: {}", errors.lines.join("; "));
+                return AdminReply::error(409, "admin_fixture_invalid", message);
+            }
+        },
+        _ => {
+            let mut fresh = Data::fresh_site(&app.site_url);
+            if to == "demo" {
+                crate::demo::fill(app, &mut fresh);
+            }
+            fresh
+        }
+    };
     let answer = {
         let mut data = app.store.write();
         data.replace_with(fresh);
         json!({"to": to, "store": counts(&data)})
     };
     durable(tools, answer).await
+}
+
+/// The store as a fixture (`?dates=relative`: dates from the clock's today, else absolute).
+/// Users come without their passwords.
+fn export(app: &App, query: &Params) -> AdminReply {
+    let style = match query.get("dates").and_then(Value::as_str) {
+        None | Some("absolute") => DateStyle::Absolute,
+        Some("relative") => DateStyle::Relative,
+        Some(_) => return AdminReply::error(400, "admin_invalid_query", "dates must be absolute or relative"),
+    };
+    let data = app.store.read();
+    AdminReply::json(200, crate::fixtures::export(app, &data, style))
 }
 
 /// `{"events": N}`: adds N events of the benchmark calendar (`seed`), with the venues,

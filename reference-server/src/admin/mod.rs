@@ -1,5 +1,6 @@
-//! The admin API under `/__admin` (only with `--admin`): reset the store, seed it, set the
-//! clock, read the request journal, add and remove fault rules; and the journal page. It lives
+//! The admin API under `/__admin` (only with `--admin`): reset the store (to a fresh site, the
+//! demo calendar or the `--fixtures` file), export it as a fixture, seed it, set the clock, read
+//! the request journal, add and remove fault rules; and the journal page. It lives
 //! outside the interface's REST root and namespace, so no client of the interface meets it.
 //! Its OpenAPI document is `openapi.json` beside this file, served at `/__admin/doc`.
 //!
@@ -47,6 +48,7 @@ pub enum AdminOp {
     ClearFaults,
     RemoveFault,
     State,
+    Export,
 }
 
 /// Every operation; the router and the test of the OpenAPI document read this table.
@@ -64,6 +66,7 @@ pub const ROUTES: &[AdminRoute] = &[
     AdminRoute { method: "DELETE", path: "/__admin/faults", op: AdminOp::ClearFaults },
     AdminRoute { method: "DELETE", path: "/__admin/faults/{id}", op: AdminOp::RemoveFault },
     AdminRoute { method: "GET", path: "/__admin/state", op: AdminOp::State },
+    AdminRoute { method: "GET", path: "/__admin/export", op: AdminOp::Export },
 ];
 
 /// The OpenAPI document of the admin API.

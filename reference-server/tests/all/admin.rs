@@ -178,8 +178,11 @@ async fn its_document_is_valid_and_matches_the_routes() {
         ("DELETE", "/__admin/faults/{id}", "/faults/1".into(), None),
         ("DELETE", "/__admin/faults", "/faults".into(), None),
         ("POST", "/__admin/reset", "/reset".into(), Some(json!({"to": "demo"}))),
+        ("POST", "/__admin/reset", "/reset".into(), Some(json!({"to": "fixtures"}))),
         ("POST", "/__admin/seed", "/seed".into(), Some(json!({"events": 3}))),
         ("POST", "/__admin/seed", "/seed".into(), Some(json!({"events": 0}))),
+        ("GET", "/__admin/export", "/export".into(), None),
+        ("GET", "/__admin/export", "/export?dates=later".into(), None),
         ("GET", "/__admin/state", "/state".into(), None),
         ("DELETE", "/__admin/requests", "/requests".into(), None),
     ];

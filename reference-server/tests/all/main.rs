@@ -17,6 +17,7 @@ mod event_lists;
 mod events;
 mod faults;
 mod fidelity;
+mod fixtures;
 mod hostile;
 mod integrity;
 mod journal;
