@@ -180,13 +180,22 @@ async fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    println!("{}", server.api_url());
-    for user in server.users() {
-        println!("user {}:{} ({})", user.name, user.password, user.role.name());
-    }
+    print_start_lines(&server);
     wait_for_stop().await;
     server.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// The address, then one line per user, on stdout. Written without `println!`, which panics when
+/// nobody reads stdout any more (a closed pipe): the server goes on serving all the same.
+fn print_start_lines(server: &reference_server::RunningServer) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", server.api_url());
+    for user in server.users() {
+        let _ = writeln!(out, "user {}:{} ({})", user.name, user.password, user.role.name());
+    }
+    let _ = out.flush();
 }
 
 /// Ctrl-C, or SIGTERM on Unix.

@@ -111,3 +111,43 @@ fn h17_a_timeout_too_small_is_refused_at_start() {
         }
     }
 }
+
+// ----- the start lines -----
+
+/// Nobody reads the start lines (the address and the users): the server serves all the same.
+/// It used to panic on the first line written to a pipe whose reader had gone, and a test that
+/// read the first line and dropped the pipe lost its server when the user lines came after.
+#[cfg(unix)]
+#[test]
+fn a_server_whose_start_lines_nobody_reads_serves_all_the_same() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: pipe() fills two new descriptors, each owned by one OwnedFd below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(reader);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut child = Command::new(BIN)
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let answered = runtime.block_on(async {
+        let client = reqwest::Client::new();
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let url = format!("http://127.0.0.1:{port}/wp-json/calendar/events/v1/events");
+            if let Ok(resp) = client.get(url).send().await {
+                return Some(resp.status().as_u16());
+            }
+        }
+        None
+    });
+    let exited = child.try_wait().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(exited, None, "the server stopped when nobody read its start lines");
+    assert_eq!(answered, Some(200));
+}
