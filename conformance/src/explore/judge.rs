@@ -39,9 +39,10 @@ impl Finding {
     }
 }
 
-/// The most serious difference of an exchange, if any is judged (the first of its level).
+/// The most serious difference of an exchange, if any is judged: the first of its level, an
+/// `author` last (a user ID tells little: each site numbers its users its own way).
 pub fn judge(compared: &Compared, legs: &[Leg; 2]) -> Option<Finding> {
-    findings(compared, legs).into_iter().min_by_key(|f| f.level)
+    findings(compared, legs).into_iter().min_by_key(|f| (f.level, f.difference.path.ends_with("author")))
 }
 
 /// Every judged difference of an exchange.
@@ -110,5 +111,7 @@ mod tests {
         assert_eq!(judge(&only_a, &[leg(200), leg(200)]), None, "an extra field is a freedom");
         let finding = judge(&compared(&[(Kind::Item, "$.tags[1]")]), &[leg(200), leg(200)]).unwrap();
         assert_eq!(finding.signature(), (Level::Should, Kind::Item, "$.tags[*]".into()));
+        let finding = judge(&compared(&[(Kind::Value, "$.author"), (Kind::Value, "$.status")]), &[leg(201), leg(201)]);
+        assert_eq!(finding.unwrap().difference.path, "$.status");
     }
 }

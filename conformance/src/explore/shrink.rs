@@ -1,8 +1,9 @@
 //! Shrinking: a failing sequence is cut down to a short one that still shows the same
 //! difference (same level, kind and path). Each try replays the candidate from the start on
 //! both sides, with a new word (so that it meets none of the earlier tries' items): whole runs
-//! of steps are dropped first (halves, quarters, … single steps), then body fields and list
-//! filters, then lists of IDs are cut to their first. A step that used an ID of a dropped create
+//! of steps are dropped first (halves, quarters, … single steps), then body fields, elements of
+//! the body's lists and list filters, then lists of IDs in filters are cut to their first; the
+//! two passes alternate until neither changes anything. A step that used an ID of a dropped create
 //! gets an unknown ID on both sides, so references stay consistent.
 
 use chrono::{DateTime, Utc};
@@ -64,9 +65,25 @@ impl Replayer<'_> {
 
 /// Shrinks `steps` (whose last step showed `finding`); `None` when not even the whole sequence
 /// shows it again (a difference that depends on timing or on the implementation's history).
+/// Dropping steps and simplifying them alternate until neither changes anything: a create
+/// that a later step links to can go once the link has gone.
 pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Finding) -> Option<Shrunk> {
     let signature = finding.signature();
     let mut best = replayer.replay(&steps, &signature).await?;
+    loop {
+        let before = best.steps.clone();
+        best = drop_steps(replayer, best, &signature).await;
+        best = simplify(replayer, best, &signature).await;
+        if best.steps == before || replayer.replays >= replayer.budget {
+            break;
+        }
+    }
+    best.replays = replayer.replays;
+    Some(best)
+}
+
+/// Drops runs of steps: halves, quarters, … single steps (the last step stays).
+async fn drop_steps(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Level, Kind, String)) -> Shrunk {
     let mut chunk = best.steps.len().div_ceil(2);
     while chunk >= 1 && replayer.replays < replayer.budget {
         let mut removed = false;
@@ -75,7 +92,7 @@ pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Fin
             let end = (at + chunk).min(best.steps.len() - 1);
             let mut candidate = best.steps.clone();
             candidate.drain(at..end);
-            match replayer.replay(&candidate, &signature).await {
+            match replayer.replay(&candidate, signature).await {
                 Some(shrunk) => {
                     best = shrunk;
                     removed = true;
@@ -87,12 +104,14 @@ pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Fin
             chunk /= 2;
         }
     }
-    simplify(replayer, best, &signature).await
+    best
 }
 
 /// One simplification of a step.
 enum Edit {
     DropField(String),
+    /// Drops one element of a list in the body.
+    DropElement(String, usize),
     DropFilter(String),
     FirstOnly(String),
 }
@@ -105,6 +124,12 @@ impl Edit {
             Edit::DropField(key) => {
                 out.body.as_mut()?.remove(key)?;
             }
+            Edit::DropElement(key, n) => match out.body.as_mut()?.get_mut(key)? {
+                serde_json::Value::Array(items) if *n < items.len() => {
+                    items.remove(*n);
+                }
+                _ => return None,
+            },
             Edit::DropFilter(name) => out.query.retain(|(n, _)| n != name),
             Edit::FirstOnly(name) => {
                 let value = out.query.iter_mut().find(|(n, _)| n == name)?;
@@ -115,13 +140,18 @@ impl Edit {
     }
 }
 
-/// Drops body fields and list filters one by one, then cuts lists of IDs to their first.
-async fn simplify(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Level, Kind, String)) -> Option<Shrunk> {
+/// Drops body fields, elements of lists in the body and list filters one by one, then cuts
+/// lists of IDs in filters to their first.
+async fn simplify(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Level, Kind, String)) -> Shrunk {
     let mut i = 0;
     while i < best.steps.len() {
         let step = &best.steps[i];
         let mut edits: Vec<Edit> =
             step.body.iter().flat_map(|b| b.keys()).map(|k| Edit::DropField(k.clone())).collect();
+        for (key, value) in step.body.iter().flatten() {
+            let elements = value.as_array().map_or(0, Vec::len);
+            edits.extend((0..elements).rev().map(|n| Edit::DropElement(key.clone(), n)));
+        }
         let filters = step.query.iter().map(|(n, _)| n).filter(|n| *n != "search");
         edits.extend(filters.clone().map(|n| Edit::DropFilter(n.clone())));
         edits.extend(filters.map(|n| Edit::FirstOnly(n.clone())));
@@ -138,8 +168,7 @@ async fn simplify(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Le
         }
         i += 1;
     }
-    best.replays = replayer.replays;
-    Some(best)
+    best
 }
 
 /// 11 characters of `[0-9a-z]`, starting with a letter.

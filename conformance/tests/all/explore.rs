@@ -225,6 +225,17 @@ fn finds(fault: Fault, seed: u64, max_steps: u64) {
     let shrunk = number_after(&output, " steps to ").unwrap();
     eprintln!("{fault:?}: found at step {found_at}, shrunk to {shrunk} steps\n{output}");
     assert!(shrunk <= 5, "{fault:?}: shrunk to {shrunk} steps:\n{output}");
+    assert!(!output.contains("-password"), "no password is printed:\n{output}");
+    let problems = crate::spec_refs::case_file_problems(&out);
+    assert!(problems.is_empty(), "the case follows the rules of case files:\n{}", problems.join("\n"));
+    for file in std::fs::read_dir(&*out).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        assert!(!text.contains("-password") && !text.contains("admin:"), "no credentials in the case:\n{text}");
+        // CONFORMANCE_EXPLORE_EXAMPLES=DIR keeps the case (docs/explore-examples/ holds those of seed 1).
+        if let Some(dir) = std::env::var_os("CONFORMANCE_EXPLORE_EXAMPLES") {
+            std::fs::write(Path::new(&dir).join(format!("{fault:?}.yaml")), &text).unwrap();
+        }
+    }
     let (code, report) = replay(&out, &stack.base_url);
     assert_eq!(code, 101, "the case fails against the faulty server:\n{output}\n{report}");
     let (code, report) = replay(&out, &stack.direct);
