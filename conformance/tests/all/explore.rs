@@ -261,3 +261,37 @@ fn a_contributor_able_to_publish_is_found() {
 fn include_applying_the_date_window_is_found() {
     finds(Fault::IncludeAppliesDateWindow, 1, 3000);
 }
+
+/// `conformance explore` with both sides embedded (no `--base-url`): its exit status, stdout
+/// and how long it took.
+fn explore_embedded(args: &[&str]) -> (i32, String, Duration) {
+    let start = std::time::Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_conformance")).arg("explore").args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    (output.status.code().unwrap_or(-1), stdout, start.elapsed())
+}
+
+#[test]
+fn the_same_seed_gives_the_same_run_and_the_bounds_hold() {
+    // What the reference answered, step class by step class, is the same for the same seed.
+    let answered = |stdout: &str| stdout.split("the reference answered").nth(1).map(str::to_string);
+    let (code, first, _) = explore_embedded(&["--seed", "5", "--steps", "300"]);
+    assert_eq!(code, 0, "{first}");
+    assert!(first.contains("300 steps in"), "{first}");
+    let (_, second, _) = explore_embedded(&["--seed", "5", "--steps", "300"]);
+    let (_, other, _) = explore_embedded(&["--seed", "6", "--steps", "300"]);
+    assert_eq!(answered(&first), answered(&second));
+    assert_ne!(answered(&first), answered(&other), "{first}{other}");
+    // --time stops a run that --steps would not.
+    let (code, timed, took) = explore_embedded(&["--time", "1s", "--steps", "100000000"]);
+    assert_eq!(code, 0, "{timed}");
+    assert!(took < Duration::from_secs(30) && !timed.contains("100000000 steps"), "{timed}");
+    // --rate caps the steps per second.
+    let (_, _, took) = explore_embedded(&["--rate", "40", "--steps", "40"]);
+    assert!(took >= Duration::from_millis(950), "40 steps at 40/s took {took:?}");
+    let (code, _, _) = explore_embedded(&["--time", "soon"]);
+    assert_eq!(code, 2);
+    let (code, _, _) =
+        explore_embedded(&["--base-url", "http://127.0.0.1:9/wp-json", "--steps", "1", "--timeout", "2"]);
+    assert_eq!(code, 2, "an implementation that does not answer fails pre-flight");
+}
