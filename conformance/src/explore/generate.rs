@@ -150,8 +150,20 @@ impl Generator {
         Step { label, role, method, resource, op, path, query: Vec::new(), body: None, invalid: false }
     }
 
+    /// Most creates come from a role that may create anything (administrator, editor), so that
+    /// later steps find the items; the others try now and then.
+    fn creator(&mut self) -> Option<String> {
+        let able: Vec<String> =
+            self.roles.iter().filter(|r| matches!(r.as_str(), "administrator" | "editor")).cloned().collect();
+        if able.is_empty() || self.rng.chance(15) {
+            self.role(true)
+        } else {
+            Some(self.rng.pick(&able).clone())
+        }
+    }
+
     fn create(&mut self, label: usize, resource: Resource) -> Step {
-        let role = self.role(true);
+        let role = self.creator();
         let mut step = self.step_of(label, role, "POST", resource, Op::Create);
         let mut body = Map::new();
         for arg in interface::args(resource, Target::Collection, Op::Create) {
@@ -227,7 +239,13 @@ impl Generator {
             if arg.name == "search" || arg.name == "slug" || geo_point || !self.usable(&arg) || !self.rng.chance(18) {
                 continue;
             }
-            if let Some(value) = self.query_value(&arg) {
+            let reader = matches!(step.role.as_deref(), None | Some("subscriber" | "contributor"));
+            let value = match arg.rule {
+                // Only those who may edit may ask for other statuses: readers mostly ask for publish.
+                Rule::StatusList if reader && self.rng.chance(75) => Some("publish".to_string()),
+                _ => self.query_value(&arg),
+            };
+            if let Some(value) = value {
                 step.query.push((arg.name.to_string(), value));
             }
         }
