@@ -245,6 +245,25 @@ fn finds(fault: Fault, seed: u64, max_steps: u64) {
 #[test]
 fn tags_keeping_only_their_first_is_found() {
     finds(Fault::TagsFirstOnly, 1, 3000);
+    // --keep-going goes on after the first difference, shrinking and writing each one.
+    let stack = stack(Some(Fault::TagsFirstOnly));
+    let out = common::temp("explore-keep-going");
+    let output = Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .args(["explore", "--base-url", &stack.base_url, "--steps", "300", "--keep-going", "--shrink-budget", "5"])
+        .args(auth_args())
+        .arg("--out")
+        .arg(&*out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let found = stdout.matches("difference at step ").count();
+    assert!(found >= 2 && stdout.contains("300 steps in"), "{stdout}");
+    // Later differences may follow from the first (the two stores differ from then on): those
+    // that a replay from the start does not show again are reported, not written.
+    let (shrunk, not_shrunk) = (stdout.matches("shrunk from ").count(), stdout.matches("not shrunk: ").count());
+    assert_eq!(shrunk + not_shrunk, found, "{stdout}");
+    assert_eq!(std::fs::read_dir(&*out).unwrap().count(), shrunk, "a case per shrunk difference:\n{stdout}");
 }
 
 #[test]
