@@ -75,8 +75,9 @@ fn kind_name(kind: Kind) -> String {
     serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
+/// A value for the comment line: one line, control characters visible.
 fn one_line(text: &str) -> String {
-    crate::show::cut(&text.replace('\n', " "), 120)
+    crate::escape::terminal(&crate::show::cut(&text.replace('\n', " "), 120)).into_owned()
 }
 
 fn route(step: &Step) -> String {
@@ -189,6 +190,10 @@ fn expectation(finding: &Finding, answer: &Answer, writer: &Writer) -> Value {
     let d = &finding.difference;
     let field = match d.kind {
         Kind::Status => None,
+        // Not JSON on one side, or another shape of the whole body: the reference's JSON type.
+        Kind::Body | Kind::Shape if d.path == "body" || d.path == "$" => {
+            body.as_ref().map(|b| json!({"$type": type_name(b)}))
+        }
         Kind::Code => body.as_ref().and_then(|b| b.get("code")).map(|code| json!({"code": code})),
         _ => body.as_ref().and_then(|b| field_pattern(b, &d.path, writer)),
     };
@@ -211,4 +216,15 @@ fn field_pattern(body: &Value, path: &str, writer: &Writer) -> Option<Value> {
         _ => writer.pattern(value),
     };
     Some(json!({key: pattern}))
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+    }
 }

@@ -27,6 +27,8 @@ enum Fault {
     ContributorPublishes,
     /// A list with `include` also applies the default date window (no event that ended before today).
     IncludeAppliesDateWindow,
+    /// A venue read answers 200 with a body that is not JSON (a hostile answer: nothing panics).
+    VenueReadNotJson,
 }
 
 const USERS: [(&str, &str); 5] = [
@@ -76,6 +78,10 @@ impl Fault {
 
     /// The answer as the faulty implementation gives it.
     fn answer(self, method: &str, path_and_query: &str, body: Vec<u8>) -> Vec<u8> {
+        let venue_read = method == "GET" && path_and_query.contains("/venues/") && !path_and_query.contains('?');
+        if self == Fault::VenueReadNotJson && venue_read {
+            return b"<html>\x01 \xff not JSON {\"id\": ".to_vec();
+        }
         let list_with_include =
             method == "GET" && path_and_query.contains("/events?") && path_and_query.contains("include=");
         if self != Fault::IncludeAppliesDateWindow || !list_with_include {
@@ -274,6 +280,11 @@ fn a_lone_end_date_ignored_on_update_is_found() {
 #[test]
 fn a_contributor_able_to_publish_is_found() {
     finds(Fault::ContributorPublishes, 1, 3000);
+}
+
+#[test]
+fn an_answer_that_is_not_json_is_found() {
+    finds(Fault::VenueReadNotJson, 1, 3000);
 }
 
 #[test]
