@@ -128,6 +128,11 @@ fn implementation_endpoint(cli: &ExploreCli, url: &str) -> Result<Endpoint, Stri
         crate::credentials::check_given(name)?;
         credentials.insert(name.clone(), (user.clone(), password.clone()));
     }
+    // As for a run: a role without --auth may come from CONFORMANCE_AUTH_<ROLE>.
+    let from_env = crate::credentials::from_env(|role| credentials.contains_key(role), |var| std::env::var_os(var))?;
+    for (name, user, password) in from_env {
+        credentials.insert(name, (user, password));
+    }
     Ok(Endpoint {
         base_url: url.trim_end_matches('/').to_string(),
         namespace: cli.namespace.trim_matches('/').to_string(),

@@ -26,8 +26,8 @@ pub struct ExploreCli {
     #[arg(verbatim_doc_comment, long, value_name = "URL")]
     pub base_url: Option<String>,
 
-    /// Credentials of a role on the implementation (repeatable), as for a run: the steps act
-    /// only as the roles given (and anonymously).
+    /// Credentials of a role on the implementation (repeatable), as for a run (or from
+    /// CONFORMANCE_AUTH_<ROLE>): the steps act only as the roles given (and anonymously).
     #[arg(verbatim_doc_comment, long = "auth", value_name = "NAME=USER:PASSWORD", value_parser = parse_auth)]
     pub auth: Vec<(String, String, String)>,
 

@@ -319,6 +319,17 @@ fn the_same_seed_gives_the_same_run_and_the_bounds_hold() {
     // --rate caps the steps per second.
     let (_, _, took) = explore_embedded(&["--rate", "40", "--steps", "40"]);
     assert!(took >= Duration::from_millis(950), "40 steps at 40/s took {took:?}");
+    // Credentials from the environment, as for a run: a wrong one fails pre-flight, and what
+    // is printed does not hold its password.
+    let stack = stack(None);
+    let output = Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .args(["explore", "--base-url", &stack.base_url, "--steps", "1"])
+        .env("CONFORMANCE_AUTH_EDITOR", "editor:not-the-s3cret")
+        .output()
+        .unwrap();
+    let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(2), "{printed}");
+    assert!(printed.contains("editor") && !printed.contains("s3cret"), "{printed}");
     let (code, _, _) = explore_embedded(&["--time", "soon"]);
     assert_eq!(code, 2);
     let (code, _, _) =
