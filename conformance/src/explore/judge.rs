@@ -4,8 +4,11 @@
 //!   5xx), or one side did not answer;
 //! - should: the exact status or error code, and the bodies' fields, a list's selection (items
 //!   on one side only) or order;
-//! - not judged (yet): headers, and the payload of a refusal beyond its code (message, data).
-//!   The may level (the reference server's own decisions) is not told apart from should yet.
+//! - may (reported, never failing): a field the reference server adds to the interface (those
+//!   its interface table describes as its own: `password`, `post_parent`, `ticketed`,
+//!   `geo_lat`, `geo_lng`); the project's other decisions are not told apart from should yet;
+//! - not judged: headers, a key only the implementation has (extra fields are a freedom), and the
+//!   payload of a refusal beyond its code (message, data).
 
 use crate::differential::compare::{path_shape, Compared, Difference, Kind, Leg};
 
@@ -14,6 +17,7 @@ use crate::differential::compare::{path_shape, Compared, Difference, Kind, Leg};
 pub enum Level {
     Must,
     Should,
+    May,
 }
 
 impl Level {
@@ -21,6 +25,7 @@ impl Level {
         match self {
             Level::Must => "must",
             Level::Should => "should",
+            Level::May => "may",
         }
     }
 }
@@ -71,8 +76,24 @@ fn level_of(difference: &Difference, statuses: [Option<u16>; 2]) -> Option<Level
         Kind::Code => Some(Level::Should),
         // The rest of a refusal is its error payload (message, data): only its code is judged.
         _ if matches!(statuses, [Some(a), Some(b)] if a >= 400 && b >= 400) => None,
+        _ if extension_field(&difference.path) => Some(Level::May),
         _ => Some(Level::Should),
     }
+}
+
+/// Whether `path` is in a field the reference server adds to the interface (`$.ticketed`,
+/// `$.events[2].password`, `$.venue.geo_lat`): a write field its interface table describes as
+/// the reference server's own.
+fn extension_field(path: &str) -> bool {
+    use reference_server::interface::{post_fields, Resource};
+    let keys = path.split(['.', '[', ']']).filter(|k| !k.is_empty() && k.parse::<usize>().is_err());
+    let keys: Vec<&str> = keys.collect();
+    [Resource::Events, Resource::Venues, Resource::Organizers].into_iter().any(|resource| {
+        post_fields(resource)
+            .iter()
+            .filter(|arg| arg.description.contains("reference server"))
+            .any(|arg| keys.contains(&arg.name))
+    })
 }
 
 #[cfg(test)]
@@ -103,6 +124,9 @@ mod tests {
         assert_eq!(level(&[(Kind::Header, "header link"), (Kind::Value, "$.message")], 400, 400), None);
         assert_eq!(level(&[(Kind::Value, "$.additional_data[0]")], 400, 400), None);
         assert_eq!(level(&[(Kind::Value, "$.message")], 200, 200), Some(Level::Should));
+        assert_eq!(level(&[(Kind::Value, "$.events[3].ticketed")], 200, 200), Some(Level::May));
+        assert_eq!(level(&[(Kind::Value, "$.venue.geo_lat")], 200, 200), Some(Level::May));
+        assert_eq!(level(&[(Kind::Value, "$.ticketed"), (Kind::Value, "$.title")], 200, 200), Some(Level::Should));
         assert_eq!(level(&[], 200, 200), None);
         let extra = [(Kind::Key, "$.extra")];
         assert_eq!(judge(&compared(&extra), &[leg(200), leg(200)]).map(|f| f.level), Some(Level::Should));

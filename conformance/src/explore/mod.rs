@@ -30,11 +30,14 @@ use clap::Parser;
 use reqwest::Client;
 
 use self::generate::Generator;
-use self::judge::{judge, Finding};
+use self::judge::{judge, Finding, Level};
 use self::lockstep::{Lockstep, Side};
 use self::options::ExploreCli;
 use crate::report::secrets::Secrets;
 use crate::runner::Endpoint;
+
+/// The most may differences printed (all are counted).
+const MAX_MAY_SHOWN: usize = 5;
 
 /// Exit status when a must or should difference was found.
 pub const EXIT_FOUND: i32 = 1;
@@ -163,7 +166,7 @@ impl Explorer<'_> {
         let mut generator = Generator::new(self.cli.seed, &roles, &self.without);
         let token = shrink::word(self.cli.seed);
         let mut lockstep = Lockstep::new(self.sides, self.client, &token, self.now);
-        let (mut steps, mut found, mut count) = (Vec::new(), 0, 0u64);
+        let (mut steps, mut found, mut may, mut count) = (Vec::new(), 0, 0, 0u64);
         // What the reference server answered, by status class: how much of the sequence succeeds.
         let mut classes = BTreeMap::<u16, u64>::new();
         let mut progress = Progress::new();
@@ -177,7 +180,14 @@ impl Explorer<'_> {
             if let lockstep::Leg::Answered(answer) = &played.legs[1] {
                 *classes.entry(answer.status / 100).or_default() += 1;
             }
-            if let Some(finding) = judge(&played.compared, &played.legs) {
+            if let Some(finding) = judge(&played.compared, &played.legs).filter(|f| f.level == Level::May) {
+                // Reported, never failing, never stopping the run: the first few are printed.
+                may += 1;
+                if may <= MAX_MAY_SHOWN {
+                    progress.clear();
+                    self.print_finding(&finding, &played.request, count);
+                }
+            } else if let Some(finding) = judge(&played.compared, &played.legs) {
                 found += 1;
                 progress.clear();
                 self.print_finding(&finding, &played.request, count);
@@ -192,7 +202,7 @@ impl Explorer<'_> {
         let elapsed = start.elapsed().as_secs_f64();
         let classes: Vec<String> = classes.iter().map(|(class, n)| format!("{n} × {class}xx")).collect();
         println!(
-            "explore: seed {}, {count} steps in {elapsed:.1} s ({:.0} steps/s; the reference answered {}); {found} difference(s) at must or should level",
+            "explore: seed {}, {count} steps in {elapsed:.1} s ({:.0} steps/s; the reference answered {}); {found} difference(s) at must or should level, {may} at may level",
             self.cli.seed,
             count as f64 / elapsed.max(1e-9),
             classes.join(", ")
