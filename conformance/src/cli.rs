@@ -28,6 +28,7 @@ Commands:
   conformance [OPTIONS] [FILTER]     run the cases (this page)
   conformance coverage [OPTIONS]     which routes, parameters, fields and errors the cases cover
   conformance diff --a URL --b URL   send the cases' requests to two implementations, compare
+  conformance explore --base-url URL generated sequences against the reference server, shrunk
   conformance schema                 print the JSON Schema of case files, for editors
   conformance cases export DIR       write the built-in case files into DIR, to read or change";
 

@@ -56,6 +56,8 @@
 //!   interface the cases touch (`conformance coverage`; printed by [`report::coverage`]).
 //! - [`differential`]: `conformance diff`: the cases' requests sent to two implementations in
 //!   step, their answers compared after normalising what legitimately differs.
+//! - [`explore`]: `conformance explore`: generated request sequences sent in lockstep to an
+//!   implementation and an embedded reference server, differences judged and shrunk to a case.
 //! - [`suite`]: the case files embedded at build time (`build.rs`), the default suite; their
 //!   digest for `--version`, and `conformance cases export`.
 //! - [`cli`]: the command-line options (the runner's and a test harness's).
@@ -84,6 +86,7 @@ pub mod differential;
 pub mod env;
 pub mod escape;
 pub mod expectations;
+pub mod explore;
 pub mod features;
 pub mod harness;
 pub mod ids;

@@ -80,6 +80,9 @@ pub fn run_source(args: Vec<OsString>, default_cases: Source, empty: EmptySelect
     if args.get(1).is_some_and(|a| a == "cases") {
         return cases::run(&args[2..]);
     }
+    if args.get(1).is_some_and(|a| a == "explore") {
+        return crate::explore::run(&args[2..]);
+    }
     if args.get(1).is_some_and(|a| a == "diff") {
         return crate::differential::run(&args[2..], &default_cases);
     }

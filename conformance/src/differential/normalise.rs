@@ -242,7 +242,10 @@ fn timestamp(text: &str) -> Option<NaiveDateTime> {
 /// Whether two normalised texts are the same but for IDs that are paired: digit runs in
 /// address-like places (after `/`, `=`, `,` or `?p=`-like keys) compare through the pairs.
 pub fn same_text_through_ids(a: &str, b: &str, ids: &IdPairs) -> bool {
-    let (ta, tb) = (tokens(a), tokens(b));
+    // A list in a query string has its commas percent-encoded (`include=6%2C7`).
+    let comma = |text: &str| text.replace("%2C", ",").replace("%2c", ",");
+    let (a, b) = (comma(a), comma(b));
+    let (ta, tb) = (tokens(&a), tokens(&b));
     if ta.len() != tb.len() {
         return false;
     }
@@ -336,6 +339,17 @@ mod tests {
         ids.learn(Space::Post, 6, 1006);
         assert!(same_text_through_ids("{namespace_url}/events/6", "{namespace_url}/events/1006", &ids));
         assert!(same_text_through_ids("{host}?id=6", "{host}?id=1006", &ids));
+        ids.learn(Space::Post, 7, 1007);
+        assert!(!same_text_through_ids(
+            "{namespace_url}/events?include=6%2C7",
+            "{namespace_url}/events?include=1006%2C1008",
+            &ids
+        ));
+        assert!(same_text_through_ids(
+            "{namespace_url}/events?include=6%2C7",
+            "{namespace_url}/events?include=1006%2c1007",
+            &ids
+        ));
         assert!(!same_text_through_ids("{namespace_url}/events/6", "{namespace_url}/events/7", &ids));
         assert!(!same_text_through_ids("6 tickets", "1006 tickets", &ids), "not an address");
         assert!(!same_text_through_ids("a/6/b", "a/1006/c", &ids));

@@ -9,6 +9,7 @@ mod ci_recipe;
 mod diff;
 mod e2e;
 mod embedded;
+mod explore;
 mod freedoms;
 mod gate;
 mod hostile;

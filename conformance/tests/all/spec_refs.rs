@@ -163,6 +163,25 @@ fn cases_of(loaded: Vec<Loaded>) -> Vec<Case> {
     cases
 }
 
+/// The problems of the case files in `dir` (`conformance explore` writes them): citations that
+/// do not exist or disagree with the level, and must steps that assert more than the document.
+pub(crate) fn case_file_problems(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("docs/behaviour.md")).expect("docs/behaviour.md");
+    let behaviour = behaviour_sections(&text).unwrap_or_else(|e| panic!("docs/behaviour.md:\n{}", e.join("\n")));
+    let cases = cases_of(conformance::loader::load_dir(dir).expect("the folder"));
+    let problems = cases.iter().flat_map(|case| problems(case, &behaviour).into_iter().chain(must_overreach(case)));
+    problems.collect()
+}
+
+#[test]
+fn the_explore_examples_follow_the_rules() {
+    let dir = root().join("docs/explore-examples");
+    let count = std::fs::read_dir(&dir).expect("docs/explore-examples").count();
+    assert!(count >= 4, "only {count} examples");
+    let report = case_file_problems(&dir);
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
 #[test]
 fn every_case_cites_existing_sections_that_agree_with_its_level() {
     let text = std::fs::read_to_string(root().join("docs/behaviour.md")).expect("docs/behaviour.md");

@@ -1,0 +1,456 @@
+//! Generation: random but meaningful request sequences, read from the interface table
+//! (`reference_server::interface`, the one routing, validation, `/doc` and coverage read).
+//!
+//! A step is a request with templates the lockstep fills in per side: `{{id_N}}` is the ID
+//! the create of step `N` got on that side, `{{token}}` the run's word (in every title, and the
+//! `search` of every list, so that lists see only the run's own items), `{{date(+Nd)}}` a date
+//! relative to the run's clock. The same templates are those of a case file.
+
+use std::collections::BTreeMap;
+
+use reference_server::interface::{self, Arg, Item, Op, Resource, Rule, Target, Ty};
+use serde_json::{json, Map, Value};
+
+use super::rng::Rng;
+
+/// The five credential names the runner knows.
+pub const ROLES: [&str; 5] = ["administrator", "editor", "author", "contributor", "subscriber"];
+
+/// An ID no implementation has handed out in a run.
+pub const UNKNOWN_ID: u64 = 9_999_999;
+
+/// One request of a sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// Stable through shrinking: `{{id_<label>}}` names the ID this step's create got.
+    pub label: usize,
+    pub role: Option<String>,
+    pub method: &'static str,
+    pub resource: Resource,
+    pub op: Op,
+    /// Relative to the namespace, with templates: `/events/{{id_3}}`.
+    pub path: String,
+    pub query: Vec<(String, String)>,
+    pub body: Option<Map<String, Value>>,
+    /// Whether an invalid value was planted on purpose.
+    pub invalid: bool,
+}
+
+impl Step {
+    /// Whether the step creates an item (its answer's `id` is kept as `id_<label>`).
+    pub fn creates(&self) -> bool {
+        self.op == Op::Create
+    }
+
+    /// The labels of the steps whose IDs this step uses.
+    pub fn uses(&self) -> Vec<usize> {
+        let mut text = self.path.clone();
+        self.query.iter().for_each(|(_, v)| text.push_str(v));
+        if let Some(body) = &self.body {
+            text.push_str(&Value::Object(body.clone()).to_string());
+        }
+        Step::labels_in(&text)
+    }
+
+    /// The labels of the `{{id_N}}` templates in `text`.
+    pub fn labels_in(text: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("{{id_") {
+            rest = &rest[at + 5..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(n) = digits.parse() {
+                out.push(n);
+            }
+        }
+        out
+    }
+}
+
+/// What the generator knows of the sequence so far.
+pub struct Generator {
+    rng: Rng,
+    roles: Vec<String>,
+    without: Vec<String>,
+    next: usize,
+    /// Creates so far: (resource, label), and whether a delete was sent for it.
+    made: Vec<(Resource, usize, bool)>,
+    /// An event's start (day offset, hour) as last sent.
+    starts: BTreeMap<usize, (i64, i64)>,
+}
+
+const RESOURCES: [Resource; 5] =
+    [Resource::Events, Resource::Venues, Resource::Organizers, Resource::Categories, Resource::Tags];
+const WORDS: [&str; 12] = [
+    "jazz", "river", "market", "lantern", "harbour", "summit", "garden", "violet", "echo", "meadow", "atlas", "copper",
+];
+/// Write fields left out: they depend on the site (users, images, clocks) or hide the item.
+const SKIPPED: [&str; 8] = ["author", "date", "date_utc", "image", "password", "post_parent", "slug", "ticketed"];
+
+impl Generator {
+    /// A generator for `seed`, acting as `roles` (and anonymously), leaving out the arguments of
+    /// the features in `without`.
+    pub fn new(seed: u64, roles: &[String], without: &[String]) -> Generator {
+        Generator {
+            rng: Rng::new(seed),
+            roles: roles.to_vec(),
+            without: without.to_vec(),
+            next: 0,
+            made: Vec::new(),
+            starts: BTreeMap::new(),
+        }
+    }
+
+    /// The next step.
+    pub fn step(&mut self) -> Step {
+        let label = self.next;
+        self.next += 1;
+        let resource = RESOURCES[self.rng.weighted(&[6, 2, 2, 1, 1])];
+        let live = self.live(resource);
+        // Most steps meet existing data: creates dominate only while there is little.
+        let weights: [u64; 5] = if live.len() < 2 { [8, 1, 1, 3, 0] } else { [3, 3, 2, 4, 1] };
+        let mut step = match self.rng.weighted(&weights) {
+            0 => self.create(label, resource),
+            1 => self.update(label, resource, &live),
+            2 => self.single(label, resource, &live, "GET", Op::Read),
+            3 => self.list(label, resource),
+            _ => self.delete(label, resource, &live),
+        };
+        if self.rng.chance(10) {
+            self.plant_invalid(&mut step);
+        }
+        if step.creates() {
+            self.made.push((resource, label, false));
+        }
+        step
+    }
+
+    fn live(&self, resource: Resource) -> Vec<usize> {
+        self.made.iter().filter(|(r, _, deleted)| *r == resource && !deleted).map(|(_, l, _)| *l).collect()
+    }
+
+    fn role(&mut self, writing: bool) -> Option<String> {
+        let weights: Vec<u64> = self
+            .roles
+            .iter()
+            .map(|r| match (writing, r.as_str()) {
+                (true, "administrator" | "editor") => 6,
+                (true, "author" | "contributor") => 3,
+                (true, _) => 1,
+                (false, _) => 1,
+            })
+            .chain([if writing { 1 } else { 3 }])
+            .collect();
+        let i = self.rng.weighted(&weights);
+        self.roles.get(i).cloned()
+    }
+
+    fn step_of(&self, label: usize, role: Option<String>, method: &'static str, resource: Resource, op: Op) -> Step {
+        let path = format!("/{}", resource.segment());
+        Step { label, role, method, resource, op, path, query: Vec::new(), body: None, invalid: false }
+    }
+
+    /// Most creates come from a role that may create anything (administrator, editor), so that
+    /// later steps find the items; the others try now and then.
+    fn creator(&mut self) -> Option<String> {
+        let able: Vec<String> =
+            self.roles.iter().filter(|r| matches!(r.as_str(), "administrator" | "editor")).cloned().collect();
+        if able.is_empty() || self.rng.chance(15) {
+            self.role(true)
+        } else {
+            Some(self.rng.pick(&able).clone())
+        }
+    }
+
+    fn create(&mut self, label: usize, resource: Resource) -> Step {
+        let role = self.creator();
+        let mut step = self.step_of(label, role, "POST", resource, Op::Create);
+        let mut body = Map::new();
+        for arg in interface::args(resource, Target::Collection, Op::Create) {
+            if self.usable(&arg) && (arg.required || self.rng.chance(35)) {
+                if let Some(value) = self.value(resource, &arg) {
+                    body.insert(arg.name.to_string(), value);
+                }
+            }
+        }
+        if resource == Resource::Events {
+            self.event_dates(label, &mut body, true);
+        }
+        step.body = Some(body);
+        step
+    }
+
+    fn update(&mut self, label: usize, resource: Resource, live: &[usize]) -> Step {
+        let mut step = self.single(label, resource, live, "POST", Op::Update);
+        let target = step.uses().first().copied();
+        step.role = self.role(true);
+        step.method = *self.rng.pick(&["POST", "PUT", "PATCH"]);
+        let args: Vec<Arg> = interface::args(resource, Target::ById, Op::Update)
+            .into_iter()
+            .filter(|a| a.name != "id" && self.usable(a) && !a.name.ends_with("_date"))
+            .collect();
+        let mut body = Map::new();
+        for _ in 0..self.rng.range(1, 3) {
+            let arg = *self.rng.pick(&args);
+            if let Some(value) = self.value(resource, &arg) {
+                body.insert(arg.name.to_string(), value);
+            }
+        }
+        if resource == Resource::Events && self.rng.chance(40) {
+            if let Some(target) = target {
+                let whole = self.rng.chance(30);
+                body.retain(|k, _| k != "start_date" && k != "end_date");
+                self.event_dates(target, &mut body, whole);
+            }
+        }
+        step.body = Some(body);
+        step
+    }
+
+    /// A live item of the resource (now and then an unknown ID), chosen for a single route.
+    fn target(&mut self, live: &[usize]) -> Option<usize> {
+        (!live.is_empty()).then(|| *self.rng.pick(live))
+    }
+
+    fn single(&mut self, label: usize, resource: Resource, live: &[usize], method: &'static str, op: Op) -> Step {
+        let role = self.role(op != Op::Read);
+        let mut step = self.step_of(label, role, method, resource, op);
+        step.path = match self.target(live) {
+            Some(target) if !self.rng.chance(5) => format!("/{}/{{{{id_{target}}}}}", resource.segment()),
+            _ => format!("/{}/{UNKNOWN_ID}", resource.segment()),
+        };
+        step
+    }
+
+    fn delete(&mut self, label: usize, resource: Resource, live: &[usize]) -> Step {
+        let step = self.single(label, resource, live, "DELETE", Op::Delete);
+        if let Some(made) = self.made.iter_mut().find(|m| step.uses().contains(&m.1)) {
+            made.2 = true;
+        }
+        step
+    }
+
+    fn list(&mut self, label: usize, resource: Resource) -> Step {
+        let role = self.role(false);
+        let mut step = self.step_of(label, role, "GET", resource, Op::List);
+        step.query.push(("search".into(), "{{token}}".into()));
+        for arg in interface::args(resource, Target::Collection, Op::List) {
+            let geo_point = arg.name.starts_with("geoloc_");
+            if arg.name == "search" || arg.name == "slug" || geo_point || !self.usable(&arg) || !self.rng.chance(18) {
+                continue;
+            }
+            let reader = matches!(step.role.as_deref(), None | Some("subscriber" | "contributor"));
+            let value = match arg.rule {
+                // Only those who may edit may ask for other statuses: readers mostly ask for publish.
+                Rule::StatusList if reader && self.rng.chance(75) => Some("publish".to_string()),
+                _ => self.query_value(&arg),
+            };
+            if let Some(value) = value {
+                step.query.push((arg.name.to_string(), value));
+            }
+        }
+        step
+    }
+
+    fn usable(&self, arg: &Arg) -> bool {
+        !SKIPPED.contains(&arg.name) && arg.feature.is_none_or(|f| !self.without.iter().any(|w| w == f))
+    }
+
+    /// A comma-separated list of 1 to 3 live items of `resource`.
+    fn refs(&mut self, resource: Resource) -> Option<String> {
+        let live = self.live(resource);
+        if live.is_empty() {
+            return None;
+        }
+        let picked: Vec<String> = (0..self.rng.range(1, 3.min(live.len() as i64)))
+            .map(|_| format!("{{{{id_{}}}}}", self.rng.pick(&live)))
+            .collect();
+        Some(picked.join(","))
+    }
+
+    fn one_ref(&mut self, resource: Resource) -> Option<Value> {
+        let live = self.live(resource);
+        (!live.is_empty()).then(|| Value::String(format!("{{{{id_{}}}}}", self.rng.pick(&live))))
+    }
+
+    fn ref_list(&mut self, resource: Resource) -> Option<Value> {
+        let refs = self.refs(resource)?;
+        Some(Value::Array(refs.split(',').map(|r| Value::String(r.to_string())).collect()))
+    }
+}
+
+impl Generator {
+    fn words(&mut self, n: usize) -> String {
+        let words: Vec<&str> = (0..n).map(|_| *self.rng.pick(&WORDS)).collect();
+        words.join(" ")
+    }
+
+    /// A valid value of a write field, by its rule and type (`None`: nothing fits yet).
+    fn value(&mut self, resource: Resource, arg: &Arg) -> Option<Value> {
+        let text = match (arg.rule, arg.name) {
+            (_, "title" | "venue" | "organizer" | "name") if arg.ty == Ty::String => {
+                let words = self.words(2);
+                return Some(json!(format!("{words} {{{{token}}}}")));
+            }
+            (Rule::Time, _) => return Some(json!(self.date(0, 400, 10))),
+            (Rule::PostStatus, _) => return Some(json!(self.rng.pick(&["publish", "draft", "pending", "private"]))),
+            (Rule::TimezoneOrEmpty, _) => {
+                return Some(json!(self.rng.pick(&["UTC", "Europe/Paris", "America/New_York", "UTC+2"])))
+            }
+            (Rule::UrlOrEmpty, _) => return Some(json!("https://example.org/{{token}}")),
+            (Rule::VenueEntry, _) => return self.one_ref(Resource::Venues),
+            (Rule::OrganizerEntry, _) => return self.ref_list(Resource::Organizers),
+            (Rule::TermList, _) => return self.one_ref(resource),
+            (_, "email") => "mail@example.org".to_string(),
+            (_, "phone") => format!("+33 1 {:02} {:02}", self.rng.below(100), self.rng.below(100)),
+            (_, "categories") => return self.ref_list(Resource::Categories),
+            (_, "tags") => return self.ref_list(Resource::Tags),
+            (_, "cost") => return Some(if self.rng.chance(50) { json!(self.rng.range(0, 90)) } else { json!("free") }),
+            (_, "geo_lat") => return Some(json!(self.rng.range(-80, 80) as f64 / 2.0)),
+            (_, "geo_lng") => return Some(json!(self.rng.range(-170, 170) as f64 / 2.0)),
+            _ => match arg.ty {
+                Ty::Boolean => return Some(json!(self.rng.chance(50))),
+                Ty::Integer => return Some(json!(self.rng.range(1, 5))),
+                Ty::Number => return Some(json!(self.rng.range(0, 100))),
+                Ty::Array(_) => return None,
+                Ty::String if matches!(arg.name, "show_map" | "show_map_link") => {
+                    return Some(json!(if self.rng.chance(50) { "true" } else { "false" }))
+                }
+                _ => self.words(3),
+            },
+        };
+        Some(Value::String(text))
+    }
+
+    /// `{{date(+Nd)}} HH:00:00` with N in `low..=high` (`past` percent of the time before now).
+    fn date(&mut self, low: i64, high: i64, past: u64) -> String {
+        let days = if self.rng.chance(past) { -self.rng.range(1, 60) } else { self.rng.range(low, high) };
+        format!("{} {:02}:00:00", day(days), self.rng.range(8, 20))
+    }
+
+    /// Start and end of an event: both (`whole`), or a lone `end_date` after its known start.
+    fn event_dates(&mut self, label: usize, body: &mut Map<String, Value>, whole: bool) {
+        let known = self.starts.get(&label).copied();
+        if whole || known.is_none() {
+            let days = if self.rng.chance(25) { -self.rng.range(1, 60) } else { self.rng.range(0, 400) };
+            let hour = self.rng.range(8, 18);
+            self.starts.insert(label, (days, hour));
+            body.insert("start_date".into(), json!(format!("{} {hour:02}:00:00", day(days))));
+            let (end_day, end_hour) = (days + self.rng.range(0, 2), hour + self.rng.range(1, 4));
+            body.insert("end_date".into(), json!(format!("{} {end_hour:02}:30:00", day(end_day))));
+        } else if let Some((days, hour)) = known {
+            let (end_day, end_hour) = (days + self.rng.range(0, 3), hour + self.rng.range(1, 5));
+            body.insert("end_date".into(), json!(format!("{} {end_hour:02}:15:00", day(end_day))));
+        }
+    }
+
+    /// A valid value of a list filter, as query text.
+    fn query_value(&mut self, arg: &Arg) -> Option<String> {
+        Some(match (arg.rule, arg.name) {
+            (Rule::PositiveInt, "per_page") => self.rng.range(1, 5).to_string(),
+            (Rule::PositiveInt, _) => self.rng.range(1, 3).to_string(),
+            (Rule::Time, _) => self.date(-30, 400, 20),
+            (Rule::PositiveIntList, _) => self.refs(Resource::Events)?,
+            (Rule::CategoryList, _) => self.refs(Resource::Categories)?,
+            (Rule::TagList, _) => self.refs(Resource::Tags)?,
+            (Rule::VenueIdList, _) => self.refs(Resource::Venues)?,
+            (Rule::OrganizerIdList, _) => self.refs(Resource::Organizers)?,
+            (Rule::TermList, "parent") => self.refs(Resource::Categories)?.split(',').next()?.to_string(),
+            (Rule::TermList, _) => {
+                let taxonomy = if self.rng.chance(50) { Resource::Categories } else { Resource::Tags };
+                self.refs(taxonomy)?
+            }
+            (Rule::EventId, _) => self.refs(Resource::Events)?.split(',').next()?.to_string(),
+            (Rule::StatusList, _) => self.rng.pick(&["publish", "draft", "publish,draft", "pending"]).to_string(),
+            (_, "order") => self.rng.pick(&["asc", "desc"]).to_string(),
+            (_, "orderby") => self.rng.pick(&["name", "slug", "id", "count"]).to_string(),
+            (_, "strict_dates") | (Rule::None, _) | (Rule::Ticketed, _) => {
+                (if self.rng.chance(50) { "true" } else { "false" }).to_string()
+            }
+            _ => return None,
+        })
+    }
+
+    /// Replaces one value by an invalid one: a wrong type, an unknown ID, a number out of range,
+    /// an empty string.
+    fn plant_invalid(&mut self, step: &mut Step) {
+        let target = match step.op {
+            Op::List => Target::Collection,
+            Op::Create => Target::Collection,
+            _ => Target::ById,
+        };
+        let args: Vec<Arg> = interface::args(step.resource, target, step.op)
+            .into_iter()
+            .filter(|a| a.name != "id" && a.name != "search" && self.usable(a) && !a.name.starts_with("geoloc_"))
+            .collect();
+        if args.is_empty() {
+            return;
+        }
+        let arg = *self.rng.pick(&args);
+        let bad = match (arg.ty, arg.rule) {
+            (_, Rule::PositiveInt) => json!(*self.rng.pick(&[0, -3, 1000])),
+            (Ty::Integer | Ty::Number, _) => json!("abc"),
+            (Ty::Boolean, _) => json!("maybe"),
+            (Ty::Array(Item::Integer), _) => json!(UNKNOWN_ID.to_string()),
+            (_, Rule::Time) => json!("not a date"),
+            (_, Rule::PostStatus | Rule::StatusList) => json!("bogus"),
+            _ => json!(""),
+        };
+        step.invalid = true;
+        match &mut step.body {
+            Some(body) => {
+                body.insert(arg.name.to_string(), bad);
+            }
+            None if step.op == Op::List => {
+                let text = match bad {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                step.query.retain(|(k, _)| k != arg.name);
+                step.query.push((arg.name.to_string(), text));
+            }
+            None => step.invalid = false,
+        }
+    }
+}
+
+/// `{{date(+Nd)}}`: the date N days from the run's clock.
+fn day(days: i64) -> String {
+    format!("{{{{date({days:+}d)}}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sequence(seed: u64, n: usize) -> Vec<Step> {
+        let roles: Vec<String> = ROLES.iter().map(|r| r.to_string()).collect();
+        let mut generator = Generator::new(seed, &roles, &[]);
+        (0..n).map(|_| generator.step()).collect()
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_sequence() {
+        assert_eq!(sequence(3, 200), sequence(3, 200));
+        assert_ne!(sequence(3, 50), sequence(4, 50));
+    }
+
+    #[test]
+    fn sequences_meet_existing_data_and_cover_every_resource() {
+        let steps = sequence(1, 2000);
+        for resource in RESOURCES {
+            for op in [Op::Create, Op::Update, Op::Read, Op::List, Op::Delete] {
+                assert!(steps.iter().any(|s| s.resource == resource && s.op == op), "{resource:?} {op:?}");
+            }
+        }
+        let linked = steps.iter().filter(|s| !s.uses().is_empty()).count();
+        assert!(linked * 2 > steps.len(), "most steps use earlier items: {linked} of {}", steps.len());
+        let invalid = steps.iter().filter(|s| s.invalid).count();
+        assert!((100..400).contains(&invalid), "{invalid} invalid");
+        assert!(steps.iter().all(|s| s.op != Op::List || s.query[0] == ("search".into(), "{{token}}".into())));
+        for role in ROLES {
+            assert!(steps.iter().any(|s| s.role.as_deref() == Some(role)));
+        }
+        assert!(steps.iter().any(|s| s.role.is_none()));
+    }
+}

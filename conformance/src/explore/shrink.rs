@@ -1,0 +1,183 @@
+//! Shrinking: a failing sequence is cut down to a short one that still shows the same
+//! difference (same level, kind and path). Each try replays the candidate from the start on
+//! both sides, with a new word (so that it meets none of the earlier tries' items): whole runs
+//! of steps are dropped first (halves, quarters, … single steps), then body fields, elements of
+//! the body's lists and list filters, then lists of IDs in filters are cut to their first; the
+//! two passes alternate until neither changes anything. A step that used an ID of a dropped create
+//! gets an unknown ID on both sides, so references stay consistent.
+
+use chrono::{DateTime, Utc};
+use reqwest::Client;
+
+use super::generate::Step;
+use super::judge::{findings, Finding, Level};
+use super::lockstep::{Lockstep, Played, Side};
+use crate::differential::compare::Kind;
+
+/// What shrinking found: the sequence, and its last step's exchange.
+pub struct Shrunk {
+    pub steps: Vec<Step>,
+    pub finding: Finding,
+    pub played: Played,
+    /// The IDs the reference server (B) gave the creates of the last replay, by label.
+    pub reference_ids: std::collections::BTreeMap<usize, u64>,
+    pub token: String,
+    pub replays: usize,
+}
+
+/// Replays candidates.
+pub struct Replayer<'a> {
+    pub sides: [&'a Side; 2],
+    pub client: &'a Client,
+    pub now: DateTime<Utc>,
+    pub seed: u64,
+    pub replays: usize,
+    /// The most replays shrinking may take.
+    pub budget: usize,
+}
+
+impl Replayer<'_> {
+    /// A word for replay `n`: 11 lowercase letters and digits, like a case's `case_id`.
+    fn token(&self) -> String {
+        word(self.seed.wrapping_mul(1_000_003).wrapping_add(self.replays as u64))
+    }
+
+    /// Replays `steps`; the first step showing `signature`, cut there, with what it gave.
+    async fn replay(&mut self, steps: &[Step], signature: &(Level, Kind, String)) -> Option<Shrunk> {
+        self.replays += 1;
+        let token = self.token();
+        let mut lockstep = Lockstep::new(self.sides, self.client, &token, self.now);
+        for (i, step) in steps.iter().enumerate() {
+            let played = lockstep.play(step).await;
+            let found = findings(&played.compared, &played.legs).into_iter().find(|f| f.signature() == *signature);
+            if let Some(finding) = found {
+                {
+                    let steps = steps[..=i].to_vec();
+                    let reference_ids = lockstep.ids_of(1).clone();
+                    let replays = self.replays;
+                    return Some(Shrunk { steps, finding, played, reference_ids, token, replays });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Shrinks `steps` (whose last step showed `finding`); `None` when not even the whole sequence
+/// shows it again (a difference that depends on timing or on the implementation's history).
+/// Dropping steps and simplifying them alternate until neither changes anything: a create
+/// that a later step links to can go once the link has gone.
+pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Finding) -> Option<Shrunk> {
+    let signature = finding.signature();
+    let mut best = replayer.replay(&steps, &signature).await?;
+    loop {
+        let before = best.steps.clone();
+        best = drop_steps(replayer, best, &signature).await;
+        best = simplify(replayer, best, &signature).await;
+        if best.steps == before || replayer.replays >= replayer.budget {
+            break;
+        }
+    }
+    best.replays = replayer.replays;
+    Some(best)
+}
+
+/// Drops runs of steps: halves, quarters, … single steps (the last step stays).
+async fn drop_steps(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Level, Kind, String)) -> Shrunk {
+    let mut chunk = best.steps.len().div_ceil(2);
+    while chunk >= 1 && replayer.replays < replayer.budget {
+        let mut removed = false;
+        let mut at = 0;
+        while at + 1 < best.steps.len() && replayer.replays < replayer.budget {
+            let end = (at + chunk).min(best.steps.len() - 1);
+            let mut candidate = best.steps.clone();
+            candidate.drain(at..end);
+            match replayer.replay(&candidate, signature).await {
+                Some(shrunk) => {
+                    best = shrunk;
+                    removed = true;
+                }
+                None => at += chunk,
+            }
+        }
+        if !removed {
+            chunk /= 2;
+        }
+    }
+    best
+}
+
+/// One simplification of a step.
+enum Edit {
+    DropField(String),
+    /// Drops one element of a list in the body.
+    DropElement(String, usize),
+    DropFilter(String),
+    FirstOnly(String),
+}
+
+impl Edit {
+    /// The step with the edit, if it changes it.
+    fn apply(&self, step: &Step) -> Option<Step> {
+        let mut out = step.clone();
+        match self {
+            Edit::DropField(key) => {
+                out.body.as_mut()?.remove(key)?;
+            }
+            Edit::DropElement(key, n) => match out.body.as_mut()?.get_mut(key)? {
+                serde_json::Value::Array(items) if *n < items.len() => {
+                    items.remove(*n);
+                }
+                _ => return None,
+            },
+            Edit::DropFilter(name) => out.query.retain(|(n, _)| n != name),
+            Edit::FirstOnly(name) => {
+                let value = out.query.iter_mut().find(|(n, _)| n == name)?;
+                value.1 = value.1.split_once(',')?.0.to_string();
+            }
+        }
+        (out != *step).then_some(out)
+    }
+}
+
+/// Drops body fields, elements of lists in the body and list filters one by one, then cuts
+/// lists of IDs in filters to their first.
+async fn simplify(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Level, Kind, String)) -> Shrunk {
+    let mut i = 0;
+    while i < best.steps.len() {
+        let step = &best.steps[i];
+        let mut edits: Vec<Edit> =
+            step.body.iter().flat_map(|b| b.keys()).map(|k| Edit::DropField(k.clone())).collect();
+        for (key, value) in step.body.iter().flatten() {
+            let elements = value.as_array().map_or(0, Vec::len);
+            edits.extend((0..elements).rev().map(|n| Edit::DropElement(key.clone(), n)));
+        }
+        let filters = step.query.iter().map(|(n, _)| n).filter(|n| *n != "search");
+        edits.extend(filters.clone().map(|n| Edit::DropFilter(n.clone())));
+        edits.extend(filters.map(|n| Edit::FirstOnly(n.clone())));
+        for edit in edits {
+            if replayer.replays >= replayer.budget || i >= best.steps.len() {
+                break;
+            }
+            let Some(changed) = edit.apply(&best.steps[i]) else { continue };
+            let mut steps = best.steps.clone();
+            steps[i] = changed;
+            if let Some(shrunk) = replayer.replay(&steps, signature).await {
+                best = shrunk;
+            }
+        }
+        i += 1;
+    }
+    best
+}
+
+/// 11 characters of `[0-9a-z]`, starting with a letter.
+pub fn word(seed: u64) -> String {
+    let mut rng = super::rng::Rng::new(seed);
+    let alphabet = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = String::from("x");
+    for _ in 0..10 {
+        out.push(alphabet[rng.below(36) as usize] as char);
+    }
+    out
+}
