@@ -40,6 +40,19 @@ EXCLUDED = {
     "reference-server/src/main.rs": "command line",
     # helpers for the date code's unit tests
     "reference-server/src/dates/test_support.rs": "test helpers",
+    # The developer tools around the interface: no implementation of the interface has them, so
+    # the suite (which checks implementations) cannot and must not reach them; the server's own
+    # tests (cargo test -p reference-server) check each.
+    "reference-server/src/demo.rs": "the demo calendar of --demo (no case may depend on its data)",
+    "reference-server/src/fixtures": "--fixtures files",
+    "reference-server/src/state": "the durable state of --state",
+    "reference-server/src/faults": "fault and latency rules",
+    "reference-server/src/journal": "the request journal and its near-miss hints",
+    "reference-server/src/reasons.rs": "refusals in words, for the journal",
+    "reference-server/src/admin": "the admin API",
+    "reference-server/src/pages": "the calendar and journal pages",
+    "reference-server/src/devtools.rs": "the developer tools' hooks in the pipeline",
+    "reference-server/src/request_log.rs": "the request log line",
 }
 
 
