@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The speed of `conformance explore`: a release build, both sides embedded (no --base-url), a
+# run of 20,000 steps for each seed; prints each run's summary line, with its steps per second.
+# A benchmark, not a test: nothing fails on a slow figure.
+#
+#   scripts/explore-bench.sh                  # seeds 1, 2 and 3, 20,000 steps each
+#   EXPLORE_BENCH_STEPS=5000 EXPLORE_BENCH_SEEDS="4 5" scripts/explore-bench.sh
+#
+# Each run is bounded by `timeout` (EXPLORE_BENCH_TIMEOUT seconds, 300) and runs in a temporary
+# folder that is removed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+steps="${EXPLORE_BENCH_STEPS:-20000}"
+seeds="${EXPLORE_BENCH_SEEDS:-1 2 3}"
+limit="${EXPLORE_BENCH_TIMEOUT:-300}"
+[[ "$steps" =~ ^[0-9]+$ && "$limit" =~ ^[0-9]+$ ]] || { echo "explore-bench: steps and timeout are numbers" >&2; exit 2; }
+
+echo "explore-bench: building in release mode" >&2
+bin="$(cargo build --release --quiet -p conformance --bin conformance --message-format=json-render-diagnostics \
+    | python3 scripts/bench/helper.py artifact conformance)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+echo "explore-bench: $(nproc) CPUs; $steps steps a seed, both sides embedded" >&2
+for seed in $seeds; do
+    [[ "$seed" =~ ^[0-9]+$ ]] || { echo "explore-bench: seed $seed is not a number" >&2; exit 2; }
+    (cd "$work" && timeout "$limit" "$bin" explore --seed "$seed" --steps "$steps" --out "$work/found" 2>/dev/null | tail -n 1)
+done
