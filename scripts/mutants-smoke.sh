@@ -10,9 +10,12 @@
 # Settings (environment):
 #   MUTANTS_SMOKE_SIZE   the sample's size (15)
 #   MUTANTS_SMOKE_SEED   its seed (2026)
-#   MUTANTS_TARGET       the cargo target directory of the mutants' builds (default: the
-#                        workspace's own, so that the dependencies CI has already built are
-#                        reused and only the workspace's crates build again)
+#   MUTANTS_TARGET       the cargo target directory of the mutants' builds (default:
+#                        target/mutants-smoke/target). Never the workspace's own: cargo keys a
+#                        workspace crate's build by its path relative to the workspace, so a
+#                        mutant built from cargo-mutants' copy of the tree would be taken for
+#                        the real crate by the next `cargo build` (seen: a mutant's warnings,
+#                        and its code, came back in the worktree's build).
 #
 # It needs cargo-mutants: CI installs it with `cargo install cargo-mutants --locked`.
 set -euo pipefail
@@ -21,10 +24,11 @@ cd "$(dirname "$0")/.."
 size="${MUTANTS_SMOKE_SIZE:-15}"
 seed="${MUTANTS_SMOKE_SEED:-2026}"
 out="target/mutants-smoke"
-if [[ -z "${MUTANTS_TARGET:-}" ]]; then
-    MUTANTS_TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+workspace_target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+if [[ -n "${MUTANTS_TARGET:-}" && "$(cd "$MUTANTS_TARGET" 2>/dev/null && pwd)" == "$workspace_target" ]]; then
+    echo "mutants-smoke: MUTANTS_TARGET must not be the workspace's own target directory (see the header)" >&2
+    exit 2
 fi
-export MUTANTS_TARGET
 rm -rf "$out/mutants.out" "$out/mutants.out.old"
 bash scripts/mutants.sh --seed "$seed" --size "$size" --out "$out"
 python3 scripts/mutants/sample.py gate "$out" scripts/mutants/equivalent.txt
