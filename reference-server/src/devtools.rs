@@ -139,6 +139,8 @@ pub struct Seen<'a> {
     pub query: &'a Params,
     pub user: Option<String>,
     pub fault: Option<String>,
+    /// Why the page's browser will not read the answer (`http::cors_refusal`).
+    pub cors: Option<String>,
 }
 
 /// Records a request in the journal: its refusal in words, with a near-miss hint for a path
@@ -156,6 +158,7 @@ pub fn record(journal: &Journal, prefix: &Prefix, seen: Seen, status: Option<u16
         reason: refusal.map(|refusal| refusal.reason.clone()),
         hint: None,
         fault: seen.fault,
+        cors: seen.cors,
     };
     if entry.code.as_deref() == Some("rest_no_route") {
         let (reason, hint) = hints::no_route(seen.method, seen.uri.path(), seen.query, prefix);

@@ -338,6 +338,41 @@ pub fn origin_allowed(allowed: &[String], site_url: &str, origin: &HeaderValue) 
     allowed.iter().any(|listed| same(listed)) || same(&site_origin(site_url))
 }
 
+/// The methods and request headers a browser page may use (the CMS's CORS headers).
+const CORS_METHODS: &str = "OPTIONS, GET, POST, PUT, PATCH, DELETE";
+const CORS_HEADERS: &str = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type";
+
+/// Why a browser will not let the page that sent this request read its answer, in words (for
+/// the journal: the page itself sees only a network error). None when it will, and for a
+/// request that no page sent (no `Origin`). `allowed`: the origin passes `origin_allowed`.
+pub fn cors_refusal(headers: &HeaderMap, allowed: bool) -> Option<String> {
+    let text = |name: &str| headers.get(name).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+    let origin = text("origin")?;
+    if !allowed {
+        return Some(format!(
+            "the browser will not share the answer with the page of origin {origin:?}, which --cors-origin \
+             does not list (the page sees a network error, such as \"Failed to fetch\")"
+        ));
+    }
+    let listed = |list: &str, wanted: &str| list.split(", ").any(|item| item.eq_ignore_ascii_case(wanted));
+    if let Some(method) = text("access-control-request-method").filter(|method| !listed(CORS_METHODS, method)) {
+        return Some(format!(
+            "the preflight asks for the method {method:?}, which the answers do not allow ({CORS_METHODS}): \
+             the browser will not send the request"
+        ));
+    }
+    let asked = text("access-control-request-headers").unwrap_or_default();
+    let refused: Vec<&str> =
+        asked.split(',').map(str::trim).filter(|name| !name.is_empty() && !listed(CORS_HEADERS, name)).collect();
+    (!refused.is_empty()).then(|| {
+        format!(
+            "the preflight asks for the header(s) {:?}, which the answers do not allow ({CORS_HEADERS}): the \
+             browser will not send the request",
+            refused.join(", ")
+        )
+    })
+}
+
 /// `scheme://host[:port]` of an address.
 fn site_origin(url: &str) -> String {
     match url.split_once("://") {
@@ -406,10 +441,7 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
         ACCESS_CONTROL_EXPOSE_HEADERS,
         HeaderValue::from_static("X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link"),
     );
-    headers.insert(
-        ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static("Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"),
-    );
+    headers.insert(ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static(CORS_HEADERS));
     let mut set = |name: &'static str, value: &str| {
         if let Ok(value) = HeaderValue::from_str(value) {
             headers.append(name, value);
@@ -424,8 +456,7 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
     }
     if let Some(origin) = &how.origin {
         headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
-        headers
-            .insert(ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("OPTIONS, GET, POST, PUT, PATCH, DELETE"));
+        headers.insert(ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static(CORS_METHODS));
         headers.insert(ACCESS_CONTROL_ALLOW_CREDENTIALS, HeaderValue::from_static("true"));
     }
     headers.insert(VARY, HeaderValue::from_static("Origin"));

@@ -415,6 +415,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let mut note = Note::default();
     // The journal shows the query as it came; the pipeline takes it over otherwise.
     let journal_query = tools.admin.then(|| query.clone());
+    let cors = if tools.admin { cors_refusal(shared, request.headers()) } else { None };
     let outcome = match plan.stop_before.clone() {
         Some(stop) => devtools::stop_answer(stop, &plain),
         None => {
@@ -427,7 +428,8 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     // Only `--admin` can read the journal: without it, other users' traffic is not kept.
     if let (Some(time), Some(query)) = (time, &journal_query) {
         let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
-        let seen = Seen { time, started, method: &effective, uri: &uri, query, user: note.user, fault: fault.clone() };
+        let (user, fault) = (note.user, fault.clone());
+        let seen = Seen { time, started, method: &effective, uri: &uri, query, user, fault, cors };
         devtools::record(&tools.journal, &prefix, seen, status, refusal);
     }
     log(&method, &uri, status, started, fault.as_deref());
@@ -603,6 +605,16 @@ fn authenticate<'a>(app: &'a App, headers: &HeaderMap, note: &mut Note) -> Resul
         return Err(ApiError::of(&errors::COOKIE_INVALID_NONCE).because(reason));
     }
     Ok(user)
+}
+
+/// Why the browser of the page that sent this request will not read its answer (the journal's
+/// CORS note).
+fn cors_refusal(shared: &Shared, headers: &HeaderMap) -> Option<String> {
+    let app = &shared.app;
+    let allowed = headers
+        .get("origin")
+        .is_some_and(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin));
+    http::cors_refusal(headers, allowed)
 }
 
 /// A browser request from an origin outside `--cors-origin` may not write: its answer could

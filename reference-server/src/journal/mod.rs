@@ -38,9 +38,11 @@ pub struct Entry {
     pub hint: Option<String>,
     /// The fault injected into this request, if any.
     pub fault: Option<String>,
+    /// Why a browser will not let the page that sent the request read its answer (CORS).
+    pub cors: Option<String>,
 }
 
-/// The longest path, reason, hint, user or fault an entry keeps, in bytes.
+/// The longest path, reason, hint, user, fault or CORS note an entry keeps, in bytes.
 pub const MAX_TEXT: usize = 2048;
 /// The most bytes of text the whole journal keeps (older entries go first).
 pub const MAX_BYTES: usize = 16 * 1024 * 1024;
@@ -53,7 +55,8 @@ impl Entry {
         for text in [&mut self.path, &mut self.method, &mut self.time] {
             cut(text);
         }
-        for text in [&mut self.user, &mut self.code, &mut self.reason, &mut self.hint, &mut self.fault] {
+        for text in [&mut self.user, &mut self.code, &mut self.reason, &mut self.hint, &mut self.fault, &mut self.cors]
+        {
             if let Some(text) = text.as_mut() {
                 cut(text);
             }
@@ -64,7 +67,7 @@ impl Entry {
     /// About the memory the entry holds, and so at least what it takes in an answer (before
     /// JSON escapes).
     fn bytes(&self) -> usize {
-        let optional = [&self.user, &self.code, &self.reason, &self.hint, &self.fault];
+        let optional = [&self.user, &self.code, &self.reason, &self.hint, &self.fault, &self.cors];
         let texts: usize = optional.iter().map(|text| text.as_ref().map_or(0, String::capacity)).sum();
         200 + self.path.capacity() + self.method.capacity() + self.time.capacity() + texts
     }

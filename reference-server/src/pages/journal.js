@@ -34,6 +34,7 @@
   function why(entry) {
     var parts = [];
     if (entry.fault) parts.push(el('span', { 'class': 'fault' }, ['fault: ' + entry.fault]));
+    if (entry.cors) parts.push(el('span', { 'class': 'reason cors' }, ['CORS: ' + entry.cors]));
     if (entry.reason) {
       var text = entry.reason + (entry.hint ? ' — ' + entry.hint : '');
       parts.push(el('span', { 'class': 'reason' }, [text]));
@@ -54,7 +55,7 @@
       el('td', { 'class': 'ms' }, [String(entry.duration_ms)]),
       el('td', { 'class': 'why' }, why(entry))
     ]);
-    tr.setAttribute('data-search', [entry.method, entry.path, entry.user, entry.status, entry.reason, entry.hint, entry.fault, entry.code].join(' ').toLowerCase());
+    tr.setAttribute('data-search', [entry.method, entry.path, entry.user, entry.status, entry.reason, entry.hint, entry.fault, entry.cors, entry.code].join(' ').toLowerCase());
     return tr;
   }
 

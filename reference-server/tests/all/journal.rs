@@ -228,3 +228,48 @@ async fn h18_requests_the_journal_no_longer_holds_are_counted_as_missed() {
     assert_eq!(read["more"], false);
     srv.server.shutdown().await;
 }
+
+// ----- CORS -----
+
+/// A browser page whose origin `--cors-origin` does not list gets its answer, but its browser
+/// will not share it: the page sees only "Failed to fetch". The journal says why; a request the
+/// browser may read, or one from no browser, gets no such note.
+#[tokio::test]
+async fn a_request_whose_answer_the_browser_will_not_share_says_why() {
+    let config =
+        reference_server::Config { admin: true, cors_origins: vec!["https://app.example".to_string()], ..config() };
+    let srv = start_with(config).await;
+    let (resp, entry) =
+        journaled(&srv, srv.req(Method::GET, "/events").header("Origin", "https://other.example")).await;
+    assert_eq!(resp.status, 200);
+    let cors = entry["cors"].as_str().unwrap_or_default();
+    assert!(cors.contains("https://other.example") && cors.contains("--cors-origin"), "{entry}");
+
+    let (_, entry) = journaled(&srv, srv.req(Method::GET, "/events").header("Origin", "https://app.example")).await;
+    assert_eq!(entry["cors"], Value::Null, "{entry}");
+    let (_, entry) = journaled(&srv, srv.req(Method::GET, "/events")).await;
+    assert_eq!(entry["cors"], Value::Null, "{entry}");
+
+    // A preflight from a listed origin that asks for a header the answer does not allow.
+    let preflight = srv
+        .req(Method::OPTIONS, "/events")
+        .header("Origin", "https://app.example")
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "content-type, x-trace-id");
+    let (_, entry) = journaled(&srv, preflight).await;
+    let cors = entry["cors"].as_str().unwrap_or_default();
+    assert!(cors.contains("x-trace-id") && !cors.contains("content-type"), "{entry}");
+    let preflight = srv
+        .req(Method::OPTIONS, "/events")
+        .header("Origin", "https://app.example")
+        .header("Access-Control-Request-Method", "PROPFIND");
+    let (_, entry) = journaled(&srv, preflight).await;
+    assert!(entry["cors"].as_str().unwrap_or_default().contains("PROPFIND"), "{entry}");
+    let preflight = srv
+        .req(Method::OPTIONS, "/events")
+        .header("Origin", "https://app.example")
+        .header("Access-Control-Request-Method", "PATCH")
+        .header("Access-Control-Request-Headers", "authorization, content-type");
+    let (_, entry) = journaled(&srv, preflight).await;
+    assert_eq!(entry["cors"], Value::Null, "{entry}");
+}
