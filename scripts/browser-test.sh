@@ -6,7 +6,8 @@
 #   - the month view shows the demo's event titles, the upcoming list their venues;
 #   - the title "<script>…<img onerror>" is shown as text: no script ran, no element was made;
 #   - the French page is in French;
-#   - the journal shows the refused request with its reason in words and the near-miss hint.
+#   - the journal shows the refused request with its reason in words and the near-miss hint,
+#     and its paths may wrap only between segments.
 # Screenshots go to $SCREENSHOTS (default target/browser-test); `--update-docs` writes them to
 # docs/ for the README. Needs Debian's chromium (CI installs it) and python3.
 set -euo pipefail
@@ -110,7 +111,7 @@ class Dom(HTMLParser):
     def handle_starttag(self, tag, attrs):
         element = {"tag": tag, "attrs": dict(attrs), "text": ""}
         self.elements.append(element)
-        if tag not in ("br", "img", "input", "meta", "link", "hr"):
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "wbr"):
             self.stack.append(element)
     def handle_endtag(self, tag):
         while self.stack:
@@ -170,6 +171,10 @@ check(len(rows) >= 3, f"the journal shows the requests ({len(rows)})")
 check("subscriber may not create events" in reasons, "the journal shows the refused write with its reason")
 check("no route POST /event — did you mean /events?" in reasons, "the journal shows the near-miss hint")
 check(any(e["text"] == "403" for e in journal.having("status")), "the journal shows the 403")
+paths = journal.having("path")
+check(any("/wp-json/calendar/events/v1/events" in e["text"] for e in paths), "the journal shows whole paths")
+check(sum(1 for e in journal.elements if e["tag"] == "wbr") >= 4 * len(rows),
+      "a path may wrap only between its segments (a <wbr> after each /, ? and &)")
 check("start_date: not a date" in reasons, "the journal shows why an argument was refused")
 check(any("rule 1: error 503" in e["text"] for e in journal.having("fault")), "the journal marks the injected fault")
 

@@ -43,13 +43,25 @@
     return parts;
   }
 
+  /// The path as its segments, with a line break allowed only after a `/`, `?` or `&`: a long
+  /// path wraps between segments, never inside one (a segment of more than 60 characters, which
+  /// would not fit, may wrap anywhere).
+  function pathPieces(path) {
+    var children = [];
+    String(path || '').split(/(?<=[\/?&])/).forEach(function (piece, i) {
+      if (i) children.push(el('wbr', {}, []));
+      children.push(el('span', { 'class': piece.length > 60 ? 'seg long' : 'seg' }, [piece]));
+    });
+    return children;
+  }
+
   function row(entry) {
     var time = String(entry.time || '').slice(11, 23);
     var tr = el('tr', { 'class': 'entry ' + statusClass(entry.status), 'data-seq': String(entry.seq) }, [
       el('td', { 'class': 'seq' }, [String(entry.seq)]),
       el('td', { 'class': 'time' }, [time]),
       el('td', { 'class': 'method' }, [entry.method || '']),
-      el('td', { 'class': 'path' }, [entry.path || '']),
+      el('td', { 'class': 'path' }, pathPieces(entry.path)),
       el('td', { 'class': 'user' }, [entry.user || '—']),
       el('td', { 'class': 'status' }, [entry.status === null || entry.status === undefined ? 'dropped' : String(entry.status)]),
       el('td', { 'class': 'ms' }, [String(entry.duration_ms)]),
