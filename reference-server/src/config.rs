@@ -197,6 +197,8 @@ pub struct Config {
     pub fault_seed: u64,
     /// How many requests the request journal keeps.
     pub journal_size: usize,
+    /// Stub files (`--stub`, YAML or JSON): stubbed answers from the start.
+    pub stub_files: Vec<PathBuf>,
 }
 
 impl Default for Config {
@@ -222,6 +224,7 @@ impl Default for Config {
             faults: Vec::new(),
             fault_seed: 0,
             journal_size: 1000,
+            stub_files: Vec::new(),
         }
     }
 }

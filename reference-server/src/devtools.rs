@@ -15,15 +15,19 @@ use crate::faults::{Faults, ServeBody, SlowBody, Stop};
 use crate::fixtures::Fixture;
 use crate::http::{self, Finish, Refusal, Reply};
 use crate::interface::ErrorKind;
+use crate::journal::bodies::{self, Bodies};
 use crate::journal::hints::{self, Prefix};
 use crate::journal::{Entry, Journal};
 use crate::state::State;
+use crate::stubs::Stubs;
 use crate::validate::Params;
 
 /// The client developer's tools of one server.
 pub struct DevTools {
     pub journal: Journal,
     pub faults: Faults,
+    /// Stubbed answers (`--stub` and the admin API).
+    pub stubs: Stubs,
     pub state: Option<State>,
     /// `--admin`: the admin API and the journal page are served.
     pub admin: bool,
@@ -36,6 +40,7 @@ impl DevTools {
         Ok(DevTools {
             journal: Journal::new(config.journal_size.min(100_000)),
             faults: Faults::new(config.fault_seed, &config.faults)?,
+            stubs: Stubs::new(),
             state,
             admin: config.admin,
             fixture: None,
@@ -60,6 +65,10 @@ impl std::error::Error for Dropped {}
 pub struct Note {
     /// The user the credentials named (accepted or not).
     pub user: Option<String>,
+    /// The stub that answered (its mark).
+    pub stub: Option<String>,
+    /// The request's body and its type, kept for the journal (with `--admin` only).
+    pub request_body: Option<(Bytes, Option<String>)>,
 }
 
 /// The answer of a fault that stops a request: an error envelope, or a dropped connection.
@@ -130,6 +139,19 @@ pub fn plain_finish<'a>(link: &'a HeaderValue, method: &HttpMethod) -> Finish<'a
     }
 }
 
+/// The answer's body, read whole (it is in memory already), and the answer back: for the
+/// journal, with the request's body of `note`.
+pub async fn keep_bodies(response: Response<Full<Bytes>>, note: &mut Note) -> (Response<Full<Bytes>>, Bodies) {
+    let (parts, body) = response.into_parts();
+    let bytes = body.collect().await.map(|collected| collected.to_bytes()).unwrap_or_default();
+    let content_type = parts.headers.get("content-type").and_then(|value| value.to_str().ok());
+    let kept = Bodies {
+        request: note.request_body.take().map(|(body, kind)| bodies::request(&body, kind.as_deref())),
+        response: Some(bodies::response(&bytes, content_type)),
+    };
+    (Response::from_parts(parts, Full::new(bytes)), kept)
+}
+
 /// What a request was, for its journal entry.
 pub struct Seen<'a> {
     pub time: DateTime<Utc>,
@@ -141,6 +163,9 @@ pub struct Seen<'a> {
     pub fault: Option<String>,
     /// Why the page's browser will not read the answer (`http::cors_refusal`).
     pub cors: Option<String>,
+    /// The stub that answered (`Note::stub`).
+    pub stub: Option<String>,
+    pub bodies: Option<Bodies>,
 }
 
 /// Records a request in the journal: its refusal in words, with a near-miss hint for a path
@@ -159,6 +184,8 @@ pub fn record(journal: &Journal, prefix: &Prefix, seen: Seen, status: Option<u16
         hint: None,
         fault: seen.fault,
         cors: seen.cors,
+        stub: seen.stub,
+        bodies: seen.bodies.map(std::sync::Arc::new),
     };
     if entry.code.as_deref() == Some("rest_no_route") {
         let (reason, hint) = hints::no_route(seen.method, seen.uri.path(), seen.query, prefix);

@@ -80,6 +80,7 @@ mod seed;
 mod server;
 mod state;
 mod store;
+mod stubs;
 mod text;
 mod validate;
 mod views;
@@ -89,6 +90,7 @@ pub use config::{Config, FaultRule, Features, Limits, Role, UserSpec};
 pub use doc::check as openapi_check;
 pub use fixtures::{FixtureErrors, LISTS as FIXTURE_LISTS};
 pub use server::{serve, RunningServer};
+pub use stubs::StubErrors;
 
 /// The admin API's operations as (method, path), for the test of its OpenAPI document. Not
 /// part of the server's interface.

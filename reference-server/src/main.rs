@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use clap::Parser;
-use reference_server::{serve, Config, FaultRule, Features, FixtureErrors, Limits, UserSpec};
+use reference_server::{serve, Config, FaultRule, Features, FixtureErrors, Limits, StubErrors, UserSpec};
 
 /// The reference server of the events-calendar REST interface: every route, filter, field
 /// and error of the interface, in memory, answering as a real site does.
@@ -96,6 +96,10 @@ struct Cli {
     /// How many requests the request journal keeps.
     #[arg(long, value_name = "N", default_value = "1000")]
     journal_size: usize,
+    /// A file of stubbed answers (repeatable; YAML for .yaml/.yml, else JSON): one stub or a
+    /// list of them, as the admin API's POST /__admin/stubs takes them.
+    #[arg(long = "stub", value_name = "FILE")]
+    stub_files: Vec<std::path::PathBuf>,
 }
 
 /// A duration in seconds, fractions allowed (`0.5`); shorter than 0.1 s, no client could
@@ -165,16 +169,17 @@ async fn main() -> ExitCode {
         faults: cli.faults,
         fault_seed: cli.fault_seed,
         journal_size: cli.journal_size.min(100_000),
+        stub_files: cli.stub_files,
     };
     let server = match serve(config).await {
         Ok(server) => server,
         Err(error) => {
-            if let Some(fixture) = error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()) {
-                for line in &fixture.lines {
-                    eprintln!("{line}");
-                }
-                eprintln!("reference-server: the fixture cannot be loaded ({} problem(s))", fixture.lines.len());
-                return ExitCode::from(2);
+            let inner = error.get_ref();
+            if let Some(fixture) = inner.and_then(|inner| inner.downcast_ref::<FixtureErrors>()) {
+                return problems(&fixture.lines, "the fixture");
+            }
+            if let Some(stubs) = inner.and_then(|inner| inner.downcast_ref::<StubErrors>()) {
+                return problems(&stubs.lines, "the stubs");
             }
             eprintln!("reference-server: cannot start: {error}");
             return ExitCode::from(1);
@@ -184,6 +189,15 @@ async fn main() -> ExitCode {
     wait_for_stop().await;
     server.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// Prints the problems of a file read at start, one a line, and exits with 2.
+fn problems(lines: &[String], what: &str) -> ExitCode {
+    for line in lines {
+        eprintln!("{line}");
+    }
+    eprintln!("reference-server: {what} cannot be loaded ({} problem(s))", lines.len());
+    ExitCode::from(2)
 }
 
 /// The address, then one line per user, on stdout. Written without `println!`, which panics when

@@ -12,6 +12,11 @@ pub fn redacted(uri: &Uri) -> String {
     let Some(query) = uri.query() else {
         return path.to_string();
     };
+    format!("{path}?{}", redact_pairs(query))
+}
+
+/// `key=value&…` pairs with the values of secret parameters replaced.
+pub fn redact_pairs(query: &str) -> String {
     let pairs: Vec<String> = query
         .split('&')
         .map(|pair| {
@@ -26,7 +31,7 @@ pub fn redacted(uri: &Uri) -> String {
             }
         })
         .collect();
-    format!("{path}?{}", pairs.join("&"))
+    pairs.join("&")
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::sync::{Arc, Weak};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Request, Response};
+use hyper::http::{HeaderMap, HeaderName, HeaderValue, Method as HttpMethod, Request, Response};
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use serde_json::Value;
@@ -31,6 +31,7 @@ use crate::journal::hints::Prefix;
 use crate::model::Lang;
 use crate::state::{Header, Opening, WithData};
 use crate::store::{Data, Store};
+use crate::stubs::Answer;
 use crate::validate::Params;
 
 /// A server started by [`serve`]; dropping it does not stop it, call [`RunningServer::shutdown`].
@@ -125,6 +126,7 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     let site_zone = checked_zone(&config).map_err(invalid)?;
     let (fixture, fixture_problems) = read_fixture(&mut config)?;
+    let stubs = crate::stubs::read_files(&config.stub_files).map_err(std::io::Error::other)?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
     let site_url =
@@ -158,6 +160,10 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let budget = BodyBudget::new(limits.body_memory);
     let shared = share(app, opening, |app, mut tools| {
         tools.fixture = fixture;
+        // `read_files` keeps to the bound: the stubs of the files fit.
+        if let Err(message) = tools.stubs.add(stubs) {
+            tracing::warn!("--stub: {message}");
+        }
         Shared { app, budget, stream, tools, link, site_path }
     })
     .map_err(invalid)?;
@@ -398,7 +404,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let uri = request.uri().clone();
     let request = match site_or_admin(shared, request).await {
         Ok(response) => {
-            log(&method, &uri, Some(response.status().as_u16()), started, None);
+            log(&method, &uri, Some(response.status().as_u16()), started, [None, None]);
             return Ok(response.map(ServeBody::from));
         }
         Err(request) => request,
@@ -425,19 +431,45 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     };
     let fault = plan.mark();
     let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
+    let stub = note.stub.clone();
     // Only `--admin` can read the journal: without it, other users' traffic is not kept.
-    if let (Some(time), Some(query)) = (time, &journal_query) {
-        let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
-        let (user, fault) = (note.user, fault.clone());
-        let seen = Seen { time, started, method: &effective, uri: &uri, query, user, fault, cors };
-        devtools::record(&tools.journal, &prefix, seen, status, refusal);
-    }
-    log(&method, &uri, status, started, fault.as_deref());
+    let outcome = match (time, &journal_query) {
+        (Some(time), Some(query)) => {
+            let (user, fault) = (note.user.take(), fault.clone());
+            let seen =
+                Seen { time, started, method: &effective, uri: &uri, query, user, fault, cors, stub, bodies: None };
+            journal(&tools.journal, &prefix, seen, outcome, &mut note).await
+        }
+        _ => outcome,
+    };
+    log(&method, &uri, status, started, [fault.as_deref(), note.stub.as_deref()]);
     let response = outcome?;
     Ok(match plan.slow {
         Some((chunk, delay)) => devtools::slow(response, chunk, delay).await,
         None => response.map(ServeBody::from),
     })
+}
+
+/// Records a request in the journal, with its bodies; the answer goes on unchanged.
+async fn journal(
+    journal: &crate::journal::Journal,
+    prefix: &Prefix<'_>,
+    mut seen: Seen<'_>,
+    outcome: Result<Response<Full<Bytes>>, Dropped>,
+    note: &mut Note,
+) -> Result<Response<Full<Bytes>>, Dropped> {
+    let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
+    let outcome = match outcome {
+        Ok(response) => {
+            let (response, bodies) = devtools::keep_bodies(response, note).await;
+            seen.bodies = Some(bodies);
+            Ok(response)
+        }
+        Err(dropped) => Err(dropped),
+    };
+    let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
+    devtools::record(journal, prefix, seen, status, refusal);
+    outcome
 }
 
 /// The answer of one of the site's pages or of the admin API; the request back when it is
@@ -501,13 +533,23 @@ async fn answer_durably(
     }
 }
 
-/// The request log line (secrets redacted; an injected fault marked).
-fn log(method: &HttpMethod, uri: &hyper::Uri, status: Option<u16>, started: std::time::Instant, fault: Option<&str>) {
+/// The request log line (secrets redacted; an injected fault and a stub's answer marked).
+fn log(
+    method: &HttpMethod,
+    uri: &hyper::Uri,
+    status: Option<u16>,
+    started: std::time::Instant,
+    marks: [Option<&str>; 2],
+) {
     if !tracing::enabled!(target: "reference_server::request", tracing::Level::INFO) {
         return;
     }
     let status = status.map_or_else(|| "dropped".to_string(), |status| status.to_string());
-    let fault = fault.map_or_else(String::new, |fault| format!(" [fault: {fault}]"));
+    let [fault, stub] = marks;
+    let mut fault = fault.map_or_else(String::new, |fault| format!(" [fault: {fault}]"));
+    if let Some(stub) = stub {
+        fault.push_str(&format!(" [{}]", stub.escape_debug()));
+    }
     tracing::info!(
         target: "reference_server::request",
         "{} {} {} {:?}{}",
@@ -568,6 +610,7 @@ async fn answer(
         Ok(read) => read,
         Err(error) => return fail(error, &finish),
     };
+    keep_request_body(shared, &parts.headers, &read, note);
     let body = match body_params(&parts.headers, &mut read, method, options).await {
         Ok(params) => params,
         Err(error) => return fail(error, &finish),
@@ -577,7 +620,74 @@ async fn answer(
     if early_allow && ctx.lang != early_lang {
         finish.allow = Some(allow_for(&ctx, route, api_request.var.as_deref()));
     }
-    dispatch(&ctx, &api_request, options, &mut finish)
+    let path = located.path.as_deref().unwrap_or("/");
+    stub_or_dispatch(shared, &ctx, &api_request, path, options, &mut finish, note)
+}
+
+/// With `--admin`, the request's body is kept for the journal (redacted when recorded).
+fn keep_request_body(shared: &Shared, headers: &HeaderMap, read: &ReadBody, note: &mut Note) {
+    if shared.tools.admin {
+        let kind = headers.get("content-type").and_then(|value| value.to_str().ok()).map(str::to_string);
+        note.request_body = Some((read.bytes.clone(), kind));
+    }
+}
+
+/// The answer of the stub that matches this request (never a preflight's `OPTIONS`), noted
+/// for the journal; else the route's.
+fn stub_or_dispatch(
+    shared: &Shared,
+    ctx: &Ctx,
+    request: &ApiRequest,
+    path: &str,
+    options: bool,
+    finish: &mut Finish,
+    note: &mut Note,
+) -> Response<Full<Bytes>> {
+    let user = ctx.user.map(|user| user.name.as_str());
+    let incoming = crate::stubs::Incoming {
+        method: request.method.name(),
+        path,
+        query: &request.query,
+        body: &request.body,
+        user,
+    };
+    match (!options).then(|| shared.tools.stubs.pick(&incoming)).flatten() {
+        Some(stub) => {
+            note.stub = Some(stub.mark());
+            stubbed(ctx, request, &stub.spec.answer, finish)
+        }
+        None => dispatch(ctx, request, options, finish),
+    }
+}
+
+/// A stub's answer, finished as every answer is (CORS, links, `_fields`, `_envelope`): its
+/// own, or the route's with its merge patches applied.
+fn stubbed(ctx: &Ctx, request: &ApiRequest, answer: &Answer, finish: &mut Finish) -> Response<Full<Bytes>> {
+    match answer {
+        Answer::Fixed { status, headers, body } => {
+            let reply =
+                Reply { status: *status, body: http::Body::Value(body.clone()), headers: Vec::new(), refusal: None };
+            let mut response = http::finish(reply, finish);
+            for (name, value) in headers {
+                if let (Ok(name), Ok(value)) = (name.parse::<HeaderName>(), HeaderValue::from_str(value)) {
+                    response.headers_mut().insert(name, value);
+                }
+            }
+            response
+        }
+        Answer::Merge { merge, each } => {
+            let mut reply = route_reply(ctx, request, false, finish);
+            let mut value = std::mem::replace(&mut reply.body, http::Body::Value(Value::Null)).into_value();
+            if let Some(patch) = merge {
+                crate::stubs::json::merge_patch(&mut value, patch);
+            }
+            if let Some(patch) = each {
+                crate::stubs::json::merge_each(&mut value, patch);
+            }
+            reply.body = http::Body::Value(value);
+            http::finish(reply, finish)
+        }
+    }
 }
 
 /// How answers to this request are finished: links, CORS, HEAD, `_fields` and `_envelope`.
@@ -694,19 +804,20 @@ fn named_lang(app: &App, request: &ApiRequest, base_lang: Option<Lang>) -> Lang 
 
 /// The route's description for `OPTIONS`, else the operation's answer.
 fn dispatch(ctx: &Ctx, request: &ApiRequest, options: bool, finish: &mut Finish) -> Response<Full<Bytes>> {
+    let reply = route_reply(ctx, request, options, finish);
+    http::finish(reply, finish)
+}
+
+/// The route's reply, before it is finished.
+fn route_reply(ctx: &Ctx, request: &ApiRequest, options: bool, finish: &mut Finish) -> Reply {
     if options {
-        let body = crate::api::index::describe_route(ctx, request.route);
-        return http::finish(Reply::ok(body), finish);
+        return Reply::ok(crate::api::index::describe_route(ctx, request.route));
     }
     if request.route.op(request.method).is_none() {
         finish.allow = None;
-        return http::finish(Reply::from(ApiError::no_route()), finish);
+        return Reply::from(ApiError::no_route());
     }
-    let reply = match crate::api::dispatch(ctx, request) {
-        Ok(reply) => reply,
-        Err(error) => Reply::from(error),
-    };
-    http::finish(reply, finish)
+    crate::api::dispatch(ctx, request).unwrap_or_else(Reply::from)
 }
 
 /// The request's view of the server: user, language and the API prefix it came to.

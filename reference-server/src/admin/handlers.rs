@@ -57,6 +57,8 @@ pub async fn run(
             Some(id) if tools.faults.remove(id) => AdminReply::json(200, json!({"removed": 1, "id": id})),
             _ => AdminReply::error(404, "admin_no_rule", format!("No fault rule has the ID {}.", var.unwrap_or(""))),
         },
+        AdminOp::Request => request(tools, var),
+        AdminOp::Stubs | AdminOp::AddStub | AdminOp::ClearStubs | AdminOp::RemoveStub => stubs(tools, op, var, body),
         AdminOp::State => AdminReply::json(200, state(tools)),
         AdminOp::Export => export(app, query),
     }
@@ -116,15 +118,18 @@ fn read_only(tools: &DevTools) -> Option<AdminReply> {
 
 /// `{"to": "empty"}` (the default), `{"to": "demo"}` or `{"to": "fixtures"}`: the store as a
 /// fresh site has it, or with the demo calendar, or with the `--fixtures` file (both dated from
-/// the clock now). IDs start again at 6.
+/// the clock now). IDs start again at 6. Stubs stay unless `"stubs": true`.
 async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
     let body = match body_object(body) {
         Ok(body) => body,
         Err(message) => return AdminReply::error(400, "admin_invalid_body", message),
     };
-    if let Err(refusal) = only_fields(&body, &["to"]) {
+    if let Err(refusal) = only_fields(&body, &["to", "stubs"]) {
         return refusal;
     }
+    let Some(clear_stubs) = body.get("stubs").map_or(Some(false), Value::as_bool) else {
+        return AdminReply::error(400, "admin_invalid_body", "stubs must be true (remove them too) or false");
+    };
     let to = body.get("to").map_or(Some("empty"), Value::as_str);
     let Some(to @ ("empty" | "demo" | "fixtures")) = to else {
         return AdminReply::error(400, "admin_invalid_body", "to must be \"empty\", \"demo\" or \"fixtures\"");
@@ -159,7 +164,8 @@ async fn reset(app: &App, tools: &DevTools, body: Value) -> AdminReply {
     let answer = {
         let mut data = app.store.write();
         data.replace_with(fresh);
-        json!({"to": to, "store": counts(&data)})
+        let removed = if clear_stubs { tools.stubs.clear() } else { 0 };
+        json!({"to": to, "store": counts(&data), "stubs_removed": removed})
     };
     durable(tools, answer).await
 }
@@ -290,6 +296,50 @@ fn requests(tools: &DevTools, query: &Params) -> AdminReply {
             "capacity": tools.journal.capacity(),
         }),
     )
+}
+
+/// One journal entry with the bodies it kept.
+fn request(tools: &DevTools, var: Option<&str>) -> AdminReply {
+    let entry = var.and_then(|seq| seq.parse::<u64>().ok()).and_then(|seq| tools.journal.get(seq));
+    let Some(entry) = entry else {
+        let message = format!("The journal holds no request numbered {}.", var.unwrap_or("").escape_debug());
+        return AdminReply::error(404, "admin_no_request", message);
+    };
+    let bodies = entry.bodies.clone().unwrap_or_default();
+    let mut value = serde_json::to_value(&entry).unwrap_or_default();
+    if let Value::Object(map) = &mut value {
+        map.insert("request_body".into(), json!(bodies.request));
+        map.insert("response_body".into(), json!(bodies.response));
+    }
+    AdminReply::json(200, value)
+}
+
+/// The stub operations: list, add (one stub or a list, all or none), remove all or one.
+fn stubs(tools: &DevTools, op: AdminOp, var: Option<&str>, body: Value) -> AdminReply {
+    let list =
+        |stubs: &[std::sync::Arc<crate::stubs::Stub>]| stubs.iter().map(|stub| stub.to_json()).collect::<Vec<_>>();
+    match op {
+        AdminOp::AddStub => {
+            let specs = crate::stubs::parse_document(&body).map_err(|problems| {
+                let lines: Vec<String> = problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect();
+                lines.join("; ")
+            });
+            match specs.and_then(|specs| tools.stubs.add(specs)) {
+                Ok(added) if body.is_array() => AdminReply::json(201, json!({"stubs": list(&added)})),
+                Ok(added) => AdminReply::json(201, added.first().map(|stub| stub.to_json()).unwrap_or_default()),
+                Err(message) => AdminReply::error(400, "admin_invalid_stub", message),
+            }
+        }
+        AdminOp::ClearStubs => AdminReply::json(200, json!({"removed": tools.stubs.clear()})),
+        AdminOp::RemoveStub => match var.and_then(|id| id.parse::<u64>().ok()) {
+            Some(id) if tools.stubs.remove(id) => AdminReply::json(200, json!({"removed": 1, "id": id})),
+            _ => {
+                let message = format!("No stub has the ID {}.", var.unwrap_or("").escape_debug());
+                AdminReply::error(404, "admin_no_stub", message)
+            }
+        },
+        _ => AdminReply::json(200, json!({"stubs": list(&tools.stubs.list())})),
+    }
 }
 
 fn state(tools: &DevTools) -> Value {

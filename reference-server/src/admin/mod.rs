@@ -1,6 +1,7 @@
 //! The admin API under `/__admin` (only with `--admin`): reset the store (to a fresh site, the
 //! demo calendar or the `--fixtures` file), export it as a fixture, seed it, set the clock, read
-//! the request journal, add and remove fault rules; and the journal page. It lives
+//! the request journal (one entry with its bodies), add and remove fault rules and stubbed
+//! answers; and the journal page. It lives
 //! outside the interface's REST root and namespace, so no client of the interface meets it.
 //! Its OpenAPI document is `openapi.json` beside this file, served at `/__admin/doc`.
 //!
@@ -47,6 +48,11 @@ pub enum AdminOp {
     AddFault,
     ClearFaults,
     RemoveFault,
+    Request,
+    Stubs,
+    AddStub,
+    ClearStubs,
+    RemoveStub,
     State,
     Export,
 }
@@ -61,10 +67,15 @@ pub const ROUTES: &[AdminRoute] = &[
     AdminRoute { method: "PUT", path: "/__admin/clock", op: AdminOp::SetClock },
     AdminRoute { method: "GET", path: "/__admin/requests", op: AdminOp::Requests },
     AdminRoute { method: "DELETE", path: "/__admin/requests", op: AdminOp::ClearRequests },
+    AdminRoute { method: "GET", path: "/__admin/requests/{id}", op: AdminOp::Request },
     AdminRoute { method: "GET", path: "/__admin/faults", op: AdminOp::Faults },
     AdminRoute { method: "POST", path: "/__admin/faults", op: AdminOp::AddFault },
     AdminRoute { method: "DELETE", path: "/__admin/faults", op: AdminOp::ClearFaults },
     AdminRoute { method: "DELETE", path: "/__admin/faults/{id}", op: AdminOp::RemoveFault },
+    AdminRoute { method: "GET", path: "/__admin/stubs", op: AdminOp::Stubs },
+    AdminRoute { method: "POST", path: "/__admin/stubs", op: AdminOp::AddStub },
+    AdminRoute { method: "DELETE", path: "/__admin/stubs", op: AdminOp::ClearStubs },
+    AdminRoute { method: "DELETE", path: "/__admin/stubs/{id}", op: AdminOp::RemoveStub },
     AdminRoute { method: "GET", path: "/__admin/state", op: AdminOp::State },
     AdminRoute { method: "GET", path: "/__admin/export", op: AdminOp::Export },
 ];

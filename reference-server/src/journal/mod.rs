@@ -2,12 +2,15 @@
 //! time, and for refusals the reason in words and a near-miss hint), for the admin API and the
 //! journal page. It keeps a fixed number of entries, oldest dropped first, and a fixed number of
 //! bytes: an entry's texts are cut at `MAX_TEXT` bytes, and the whole journal holds at most
-//! `MAX_BYTES` of them. A read pages through the entries after a cursor, oldest first, in
+//! `MAX_BYTES` of them, bodies included. Each entry also keeps the first bytes of the request's
+//! and the answer's bodies (`bodies`), given only by [`Journal::get`], one entry at a time, never
+//! in a list. A read pages through the entries after a cursor, oldest first, in
 //! answers of at most `MAX_READ_BYTES`, and counts the entries the journal no longer holds.
 //!
 //! Only requests to the interface's pipeline are recorded: the admin API and the site's pages
 //! are not (the journal page would otherwise fill the journal with its own polling).
 
+pub mod bodies;
 pub mod hints;
 
 use std::collections::VecDeque;
@@ -40,6 +43,12 @@ pub struct Entry {
     pub fault: Option<String>,
     /// Why a browser will not let the page that sent the request read its answer (CORS).
     pub cors: Option<String>,
+    /// The stub that answered, if any (`stub 3 (its name)`).
+    pub stub: Option<String>,
+    /// The request's and the answer's bodies, served one entry at a time ([`Journal::get`]),
+    /// not in lists.
+    #[serde(skip)]
+    pub bodies: Option<std::sync::Arc<bodies::Bodies>>,
 }
 
 /// The longest path, reason, hint, user, fault or CORS note an entry keeps, in bytes.
@@ -55,8 +64,9 @@ impl Entry {
         for text in [&mut self.path, &mut self.method, &mut self.time] {
             cut(text);
         }
-        for text in [&mut self.user, &mut self.code, &mut self.reason, &mut self.hint, &mut self.fault, &mut self.cors]
-        {
+        let optional =
+            [&mut self.user, &mut self.code, &mut self.reason, &mut self.hint, &mut self.fault, &mut self.cors];
+        for text in optional.into_iter().chain([&mut self.stub]) {
             if let Some(text) = text.as_mut() {
                 cut(text);
             }
@@ -67,7 +77,12 @@ impl Entry {
     /// About the memory the entry holds, and so at least what it takes in an answer (before
     /// JSON escapes).
     fn bytes(&self) -> usize {
-        let optional = [&self.user, &self.code, &self.reason, &self.hint, &self.fault, &self.cors];
+        self.light_bytes() + self.bodies.as_ref().map_or(0, |bodies| bodies.bytes())
+    }
+
+    /// The same without the bodies: what the entry takes in a list.
+    fn light_bytes(&self) -> usize {
+        let optional = [&self.user, &self.code, &self.reason, &self.hint, &self.fault, &self.cors, &self.stub];
         let texts: usize = optional.iter().map(|text| text.as_ref().map_or(0, String::capacity)).sum();
         200 + self.path.capacity() + self.method.capacity() + self.time.capacity() + texts
     }
@@ -166,16 +181,23 @@ impl Journal {
         let mut entries = Vec::new();
         let mut bytes = 0;
         for entry in inner.entries.range(start..).take(limit) {
-            if !entries.is_empty() && bytes + entry.bytes() > MAX_READ_BYTES {
+            if !entries.is_empty() && bytes + entry.light_bytes() > MAX_READ_BYTES {
                 break;
             }
-            bytes += entry.bytes();
-            entries.push(entry.clone());
+            bytes += entry.light_bytes();
+            entries.push(Entry { bodies: None, ..entry.clone() });
         }
         let more = since.is_some() && start + entries.len() < inner.entries.len();
         let oldest = inner.entries.get(first).map_or(last + 1, |entry| entry.seq);
         let missed = if since.is_some() { oldest.saturating_sub(after + 1) } else { 0 };
         Read { entries, last, more, missed }
+    }
+
+    /// The entry numbered `seq`, with its bodies, while the journal holds it.
+    pub fn get(&self, seq: u64) -> Option<Entry> {
+        let inner = self.inner.lock();
+        let index = inner.entries.binary_search_by_key(&seq, |entry| entry.seq).ok()?;
+        inner.entries.get(index).cloned()
     }
 
     /// Forgets every entry (numbering goes on).
@@ -217,6 +239,24 @@ mod tests {
         assert_eq!(journal.read(Some(3), 10).missed, 1);
         journal.record(entry("/e"));
         assert_eq!(journal.read(Some(0), 10).entries[0].seq, 5);
+    }
+
+    #[test]
+    fn bodies_are_served_one_entry_at_a_time_and_count_in_the_bound() {
+        let journal = Journal::with_bytes(1000, 100 * 1024);
+        let text = "x".repeat(bodies::MAX_BODY);
+        let kept = bodies::response(text.as_bytes(), None);
+        for _ in 0..10 {
+            let bodies = bodies::Bodies { request: Some(kept.clone()), response: Some(kept.clone()) };
+            journal.record(Entry { bodies: Some(std::sync::Arc::new(bodies)), ..entry("/a") });
+        }
+        assert!(journal.bytes() <= 100 * 1024, "{}", journal.bytes());
+        let read = journal.read(Some(0), 100);
+        assert!(read.entries.len() < 10 && read.entries.iter().all(|entry| entry.bodies.is_none()));
+        let last = journal.get(10).expect("the last entry is held");
+        let response = last.bodies.expect("its bodies").response.clone().expect("a response");
+        assert_eq!(response.text.len(), bodies::MAX_BODY);
+        assert!(journal.get(1).is_none() && journal.get(11).is_none());
     }
 
     #[test]

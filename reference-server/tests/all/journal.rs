@@ -273,3 +273,56 @@ async fn a_request_whose_answer_the_browser_will_not_share_says_why() {
     let (_, entry) = journaled(&srv, preflight).await;
     assert_eq!(entry["cors"], Value::Null, "{entry}");
 }
+
+// ----- Issue 25: the bodies of an entry, on demand -----
+
+async fn bodies_of(srv: &Srv, seq: &Value) -> Value {
+    let resp = srv.site_req(Method::GET, &format!("/__admin/requests/{seq}")).send().await;
+    resp.expect(200).clone()
+}
+
+#[tokio::test]
+async fn an_entry_gives_its_bodies_on_demand_with_passwords_redacted() {
+    let srv = admin_srv().await;
+    let body = json!({"title": "Kept", "start_date": at(2, 0), "end_date": at(2, 2), "password": "s3cret-pw"});
+    let request = srv.req(Method::POST, "/events").user("admin").json(&body);
+    let (resp, entry) = journaled(&srv, request).await;
+    resp.expect(201);
+    assert!(entry.get("request_body").is_none() && entry.get("response_body").is_none(), "lists stay light");
+    let full = bodies_of(&srv, &entry["seq"]).await;
+    assert_eq!((&full["seq"], &full["path"]), (&entry["seq"], &entry["path"]));
+    let request_body = &full["request_body"];
+    let text = request_body["text"].as_str().unwrap();
+    assert!(text.contains("\"Kept\"") && text.contains("[redacted]") && !text.contains("s3cret-pw"), "{text}");
+    assert_eq!(request_body["redacted"], true);
+    assert!(!full.to_string().contains("admin-password"), "credentials are never kept");
+    let answer = full["response_body"]["text"].as_str().unwrap();
+    assert_eq!(serde_json::from_str::<Value>(answer).unwrap()["title"], "Kept");
+    let form = srv.req(Method::POST, "/events").user("admin").form(&[("title", "F"), ("password", "form-secret")]);
+    let (_, entry) = journaled(&srv, form).await;
+    let text = bodies_of(&srv, &entry["seq"]).await["request_body"]["text"].as_str().unwrap().to_string();
+    assert!(text.contains("password=[redacted]") && !text.contains("form-secret"), "{text}");
+    let missing = srv.site_req(Method::GET, "/__admin/requests/999999").send().await;
+    missing.expect_error(404, "admin_no_request");
+    srv.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn kept_bodies_are_bounded_and_marked_cut() {
+    let srv = admin_srv().await;
+    let long =
+        json!({"title": "Long", "description": "x".repeat(40_000), "start_date": at(2, 0), "end_date": at(2, 2)});
+    let (resp, entry) = journaled(&srv, srv.req(Method::POST, "/events").user("admin").json(&long)).await;
+    resp.expect(201);
+    let full = bodies_of(&srv, &entry["seq"]).await;
+    for side in ["request_body", "response_body"] {
+        let kept = &full[side];
+        assert_eq!(kept["truncated"], true, "{side}: {}", kept["bytes"]);
+        assert!(kept["text"].as_str().unwrap().len() <= 16 * 1024, "{side}");
+        assert!(kept["bytes"].as_u64().unwrap() > 40_000, "{side}");
+    }
+    let (_, entry) = journaled(&srv, srv.req(Method::GET, "/venues")).await;
+    let full = bodies_of(&srv, &entry["seq"]).await;
+    assert_eq!((full["request_body"]["bytes"].as_u64(), &full["response_body"]["truncated"]), (Some(0), &json!(false)));
+    srv.server.shutdown().await;
+}

@@ -26,6 +26,7 @@ mod pages;
 mod protocol;
 mod robustness;
 mod state;
+mod stubs;
 mod terms;
 mod timezones;
 mod transport;
