@@ -1,7 +1,8 @@
 // The request journal page: polls the admin API for the requests after the last one shown and
 // adds them on top, reading page after page while the API says more follow; requests the journal
-// no longer held when they were asked for are shown as one gap row. Every text goes into the page
-// through textContent, never as HTML.
+// no longer held when they were asked for are shown as one gap row. A click on an entry shows its
+// request's and answer's bodies below it (tr.bodies, with .request-body and .response-body), read
+// one entry at a time (`#open=N` in the address opens entry N's). Every text goes into the page through textContent, never as HTML.
 (function () {
   'use strict';
 
@@ -34,6 +35,7 @@
   function why(entry) {
     var parts = [];
     if (entry.fault) parts.push(el('span', { 'class': 'fault' }, ['fault: ' + entry.fault]));
+    if (entry.stub) parts.push(el('span', { 'class': 'stub' }, [entry.stub]));
     if (entry.cors) parts.push(el('span', { 'class': 'reason cors' }, ['CORS: ' + entry.cors]));
     if (entry.reason) {
       var text = entry.reason + (entry.hint ? ' — ' + entry.hint : '');
@@ -67,8 +69,54 @@
       el('td', { 'class': 'ms' }, [String(entry.duration_ms)]),
       el('td', { 'class': 'why' }, why(entry))
     ]);
-    tr.setAttribute('data-search', [entry.method, entry.path, entry.user, entry.status, entry.reason, entry.hint, entry.fault, entry.cors, entry.code].join(' ').toLowerCase());
+    tr.setAttribute('data-search', [entry.method, entry.path, entry.user, entry.status, entry.reason, entry.hint, entry.fault, entry.cors, entry.code, entry.stub].join(' ').toLowerCase());
     return tr;
+  }
+
+  // One kept body as text (never HTML), with its length and whether it was cut or redacted.
+  function bodyBlock(label, kept, className) {
+    if (!kept) return el('div', { 'class': className }, [el('h3', {}, [label]), el('p', {}, ['none'])]);
+    var notes = [kept.bytes + ' bytes'];
+    if (kept.content_type) notes.push(kept.content_type);
+    if (kept.truncated) notes.push('only the first ' + kept.text.length + ' characters are kept');
+    if (kept.redacted) notes.push('secrets redacted');
+    return el('div', { 'class': className }, [
+      el('h3', {}, [label + ' (' + notes.join(', ') + ')']),
+      el('pre', { 'class': 'body-text' }, [kept.text])
+    ]);
+  }
+
+  // Click on an entry: its bodies below it, read from the admin API; click again to hide them.
+  function toggleBodies(tr) {
+    var next = tr.nextSibling;
+    if (next && next.className === 'bodies') { next.parentNode.removeChild(next); return; }
+    var seq = tr.getAttribute('data-seq');
+    var cell = el('td', { colspan: '8' }, ['Reading the bodies…']);
+    var detail = el('tr', { 'class': 'bodies', 'data-seq': seq }, [cell]);
+    detail.setAttribute('data-search', '');
+    tr.parentNode.insertBefore(detail, tr.nextSibling);
+    fetch(admin + '/requests/' + encodeURIComponent(seq), { headers: { Accept: 'application/json' } })
+      .then(function (response) {
+        if (!response.ok) throw new Error('the journal no longer holds this request (' + response.status + ')');
+        return response.json();
+      })
+      .then(function (entry) {
+        cell.textContent = '';
+        cell.appendChild(bodyBlock('Request body', entry.request_body, 'request-body'));
+        cell.appendChild(bodyBlock('Response body', entry.response_body, 'response-body'));
+        detail.setAttribute('data-loaded', 'true');
+      })
+      .catch(function (error) { cell.textContent = 'The bodies could not be read: ' + error.message; });
+  }
+
+  // `#open=N` in the address opens entry N's bodies once it is shown (a link to one request).
+  function openFromHash() {
+    var wanted = /^#open=(\d+)$/.exec(location.hash);
+    if (!wanted) return;
+    var tr = $('rows').querySelector('tr.entry[data-seq="' + wanted[1] + '"]');
+    if (!tr) return;
+    history.replaceState(null, '', location.pathname + location.search);
+    toggleBodies(tr);
   }
 
   // A row that stands for requests the journal dropped before this page read them.
@@ -80,12 +128,14 @@
   }
 
   function applyFilter(tr) {
-    if (tr.className === 'gap') return;
+    if (tr.className === 'gap' || tr.className === 'bodies') return;
     var refusalsOnly = $('refusals-only').checked;
     var needle = $('filter').value.trim().toLowerCase();
     var refused = /\b(s4|s5|dropped)\b/.test(tr.className);
     var shown = (!refusalsOnly || refused) && (!needle || tr.getAttribute('data-search').indexOf(needle) >= 0);
     tr.hidden = !shown;
+    var next = tr.nextSibling;
+    if (next && next.className === 'bodies') next.hidden = tr.hidden;
   }
 
   function refilter() {
@@ -113,6 +163,7 @@
         while (rows.children.length > MAX_ROWS) rows.removeChild(rows.lastChild);
         $('status').textContent = rows.children.length ? '' : 'Waiting for requests…';
         document.body.setAttribute('data-polled', String(last));
+        openFromHash();
       })
       .catch(function (error) {
         $('status').textContent = 'The journal could not be read: ' + error.message;
@@ -122,6 +173,10 @@
 
   function schedule() { setTimeout(poll, POLL_MS); }
 
+  $('rows').addEventListener('click', function (event) {
+    var tr = event.target.closest('tr.entry');
+    if (tr) toggleBodies(tr);
+  });
   $('refusals-only').addEventListener('change', refilter);
   $('filter').addEventListener('input', refilter);
   $('pause').addEventListener('click', function () {
