@@ -15,7 +15,7 @@ use crate::faults::{Faults, ServeBody, SlowBody, Stop};
 use crate::fixtures::Fixture;
 use crate::http::{self, Finish, Refusal, Reply};
 use crate::interface::ErrorKind;
-use crate::journal::bodies::{self, Bodies};
+use crate::journal::bodies::{self, Bodies, Kept};
 use crate::journal::hints::{self, Prefix};
 use crate::journal::{Entry, Journal};
 use crate::state::State;
@@ -67,8 +67,8 @@ pub struct Note {
     pub user: Option<String>,
     /// The stub that answered (its mark).
     pub stub: Option<String>,
-    /// The request's body and its type, kept for the journal (with `--admin` only).
-    pub request_body: Option<(Bytes, Option<String>)>,
+    /// The request's body as the journal keeps it (with `--admin` only).
+    pub request_body: Option<Kept>,
 }
 
 /// The answer of a fault that stops a request: an error envelope, or a dropped connection.
@@ -145,10 +145,7 @@ pub async fn keep_bodies(response: Response<Full<Bytes>>, note: &mut Note) -> (R
     let (parts, body) = response.into_parts();
     let bytes = body.collect().await.map(|collected| collected.to_bytes()).unwrap_or_default();
     let content_type = parts.headers.get("content-type").and_then(|value| value.to_str().ok());
-    let kept = Bodies {
-        request: note.request_body.take().map(|(body, kind)| bodies::request(&body, kind.as_deref())),
-        response: Some(bodies::response(&bytes, content_type)),
-    };
+    let kept = Bodies { request: note.request_body.take(), response: Some(bodies::response(&bytes, content_type)) };
     (Response::from_parts(parts, Full::new(bytes)), kept)
 }
 

@@ -31,6 +31,8 @@
 //! - `journal`: the request journal, and near-miss hints for paths that matched no route;
 //!   `reasons`: refusals in words (which check said no, and why).
 //! - `faults`: fault and latency rules (`--fault`, the admin API).
+//! - `stubs`: stubbed answers (`--stub FILE`, the admin API): a fixed answer, or the server's
+//!   own changed by a JSON merge patch, for the requests a stub matches.
 //! - `fixtures`: a calendar as data (`--fixtures FILE`): loaded through the API's write path,
 //!   written back by the admin API's export.
 //! - `admin`: the admin API under `/__admin` (`--admin`), with its OpenAPI document.
@@ -43,7 +45,7 @@
 //! errors and costs; faults and connections; configuration; authentication; the model; the
 //! render cache; the store; the app state and the durable state; access rules, `/doc`, refusal
 //! reasons and seeding; validation; HTTP helpers and views; the API handlers and the journal;
-//! the developer tools; the pages; the admin API; the server. A piece that two modules share
+//! fixtures, then stubs (which read their files as fixtures are read); the developer tools; the pages; the admin API; the server. A piece that two modules share
 //! belongs one floor below both.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and

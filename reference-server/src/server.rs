@@ -126,7 +126,8 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     let site_zone = checked_zone(&config).map_err(invalid)?;
     let (fixture, fixture_problems) = read_fixture(&mut config)?;
-    let stubs = crate::stubs::read_files(&config.stub_files).map_err(std::io::Error::other)?;
+    let logins: Vec<&str> = config.users.iter().map(|user| user.name.as_str()).collect();
+    let stubs = crate::stubs::read_files(&config.stub_files, &logins).map_err(std::io::Error::other)?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
     let site_url =
@@ -627,8 +628,8 @@ async fn answer(
 /// With `--admin`, the request's body is kept for the journal (redacted when recorded).
 fn keep_request_body(shared: &Shared, headers: &HeaderMap, read: &ReadBody, note: &mut Note) {
     if shared.tools.admin {
-        let kind = headers.get("content-type").and_then(|value| value.to_str().ok()).map(str::to_string);
-        note.request_body = Some((read.bytes.clone(), kind));
+        let kind = headers.get("content-type").and_then(|value| value.to_str().ok());
+        note.request_body = Some(crate::journal::bodies::request(&read.bytes, kind));
     }
 }
 

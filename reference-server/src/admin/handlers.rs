@@ -58,7 +58,9 @@ pub async fn run(
             _ => AdminReply::error(404, "admin_no_rule", format!("No fault rule has the ID {}.", var.unwrap_or(""))),
         },
         AdminOp::Request => request(tools, var),
-        AdminOp::Stubs | AdminOp::AddStub | AdminOp::ClearStubs | AdminOp::RemoveStub => stubs(tools, op, var, body),
+        AdminOp::Stubs | AdminOp::AddStub | AdminOp::ClearStubs | AdminOp::RemoveStub => {
+            stubs(app, tools, op, var, body)
+        }
         AdminOp::State => AdminReply::json(200, state(tools)),
         AdminOp::Export => export(app, query),
     }
@@ -315,12 +317,13 @@ fn request(tools: &DevTools, var: Option<&str>) -> AdminReply {
 }
 
 /// The stub operations: list, add (one stub or a list, all or none), remove all or one.
-fn stubs(tools: &DevTools, op: AdminOp, var: Option<&str>, body: Value) -> AdminReply {
+fn stubs(app: &App, tools: &DevTools, op: AdminOp, var: Option<&str>, body: Value) -> AdminReply {
     let list =
         |stubs: &[std::sync::Arc<crate::stubs::Stub>]| stubs.iter().map(|stub| stub.to_json()).collect::<Vec<_>>();
     match op {
         AdminOp::AddStub => {
-            let specs = crate::stubs::parse_document(&body).map_err(|problems| {
+            let logins: Vec<&str> = app.config.users.iter().map(|user| user.name.as_str()).collect();
+            let specs = crate::stubs::parse_document(&body, &logins).map_err(|problems| {
                 let lines: Vec<String> = problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect();
                 lines.join("; ")
             });

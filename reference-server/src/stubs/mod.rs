@@ -191,13 +191,13 @@ impl std::error::Error for StubErrors {}
 
 /// Reads `--stub` files (YAML for `.yaml`/`.yml`, else JSON; read like fixtures): each holds
 /// one stub or a list of them. Every problem of every file is reported.
-pub fn read_files(paths: &[PathBuf]) -> Result<Vec<StubSpec>, StubErrors> {
+pub fn read_files(paths: &[PathBuf], users: &[&str]) -> Result<Vec<StubSpec>, StubErrors> {
     let mut specs = Vec::new();
     let mut lines = Vec::new();
     for path in paths {
         match Fixture::read(path) {
             Err(errors) => lines.extend(errors),
-            Ok(file) => match parse_document(&file.doc) {
+            Ok(file) => match parse_document(&file.doc, users) {
                 Ok(found) => specs.extend(found),
                 Err(problems) => lines.extend(file.lines(&problems)),
             },
@@ -213,15 +213,15 @@ pub fn read_files(paths: &[PathBuf]) -> Result<Vec<StubSpec>, StubErrors> {
     }
 }
 
-/// The stubs of a file's document: one stub, or a list of them.
-pub fn parse_document(doc: &Value) -> Result<Vec<StubSpec>, Vec<Problem>> {
+/// The stubs of a file's document (or of an admin request): one stub, or a list of them.
+pub fn parse_document(doc: &Value, users: &[&str]) -> Result<Vec<StubSpec>, Vec<Problem>> {
     let Value::Array(items) = doc else {
-        return spec::parse(doc, "").map(|spec| vec![spec]);
+        return spec::parse(doc, "", users).map(|spec| vec![spec]);
     };
     let mut specs = Vec::new();
     let mut problems = Vec::new();
     for (index, item) in items.iter().enumerate() {
-        match spec::parse(item, &format!("[{index}].")) {
+        match spec::parse(item, &format!("[{index}]."), users) {
             Ok(spec) => specs.push(spec),
             Err(found) => problems.extend(found),
         }

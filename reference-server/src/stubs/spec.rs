@@ -60,8 +60,9 @@ const MERGE_FIELDS: [&str; 2] = ["answer", "each"];
 const RESERVED_HEADERS: [&str; 6] =
     ["content-length", "transfer-encoding", "connection", "content-type", "access-control-", "keep-alive"];
 
-/// Reads one stub; `at` prefixes the paths of its problems (`[2].`, or empty).
-pub fn parse(value: &Value, at: &str) -> Result<StubSpec, Vec<Problem>> {
+/// Reads one stub; `at` prefixes the paths of its problems (`[2].`, or empty). `users` are the
+/// logins the server accepts (a stub for another could never answer).
+pub fn parse(value: &Value, at: &str, users: &[&str]) -> Result<StubSpec, Vec<Problem>> {
     let mut problems = Vec::new();
     let Some(map) = value.as_object() else {
         return Err(vec![Problem::new(at.trim_end_matches('.'), "a stub is a mapping (request, response or merge)")]);
@@ -69,6 +70,12 @@ pub fn parse(value: &Value, at: &str) -> Result<StubSpec, Vec<Problem>> {
     unknown_fields(map, &FIELDS, at, &mut problems);
     let name = name(map.get("name"), &format!("{at}name"), &mut problems);
     let matcher = matcher(map.get("request"), &format!("{at}request"), &mut problems);
+    if let Some(Some(login)) = &matcher.user {
+        if !users.contains(&login.as_str()) {
+            let message = format!("no user of this server has the login {login:?}");
+            problems.push(Problem::new(format!("{at}request.user"), message));
+        }
+    }
     let answer = answer(map, at, &mut problems);
     let times = times(map.get("times"), &format!("{at}times"), &mut problems);
     let priority = match map.get("priority") {

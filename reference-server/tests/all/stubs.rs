@@ -211,7 +211,7 @@ async fn removal_listing_and_reset() {
 #[tokio::test]
 async fn bad_definitions_change_nothing_and_say_every_problem() {
     let srv = admin_srv().await;
-    let bad = json!({"request": {"path": "events", "verb": "GET", "method": "FETCH"},
+    let bad = json!({"request": {"path": "events", "verb": "GET", "method": "FETCH", "user": "ghost"},
                      "response": {"status": 204, "headers": {"Content-Length": "1"}}, "times": 0});
     let resp = add(&srv, bad).await;
     let message = resp.expect_error(400, "admin_invalid_stub")["message"].as_str().unwrap().to_string();
@@ -291,6 +291,7 @@ async fn every_problem_of_every_stub_file_at_once() {
     let error = serve(Config { stub_files, ..Config::ephemeral() }).await.err().expect("refused");
     let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<StubErrors>()).expect("stub errors").lines;
     let (first, second, broken) = (first.0.display(), second.0.display(), broken.0.display());
+    let first = first.to_string();
     let expected = [
         format!("{first}: [0].request.path: "),
         format!("{first}: [0].response.status: "),
@@ -302,6 +303,19 @@ async fn every_problem_of_every_stub_file_at_once() {
     for (line, start) in lines.iter().zip(&expected) {
         assert!(line.starts_with(start.as_str()), "{line:?} should start with {start:?}");
     }
+    // The binary prints them on stderr and exits with status 2, serving nothing.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_reference-server"))
+        .args(["--listen", "127.0.0.1:0", "--stub"])
+        .arg(&first.to_string())
+        .args(["--stub", "/nonexistent/stubs.yaml"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "nothing served");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().filter(|line| line.starts_with(&first.to_string())).count(), 3, "{stderr}");
+    assert!(stderr.contains("/nonexistent/stubs.yaml: cannot be read"), "{stderr}");
 }
 
 #[test]
