@@ -306,7 +306,7 @@ async fn every_problem_of_every_stub_file_at_once() {
     // The binary prints them on stderr and exits with status 2, serving nothing.
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_reference-server"))
         .args(["--listen", "127.0.0.1:0", "--stub"])
-        .arg(&first.to_string())
+        .arg(&first)
         .args(["--stub", "/nonexistent/stubs.yaml"])
         .stdin(std::process::Stdio::null())
         .output()
@@ -314,7 +314,7 @@ async fn every_problem_of_every_stub_file_at_once() {
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty(), "nothing served");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.lines().filter(|line| line.starts_with(&first.to_string())).count(), 3, "{stderr}");
+    assert_eq!(stderr.lines().filter(|line| line.starts_with(first.as_str())).count(), 3, "{stderr}");
     assert!(stderr.contains("/nonexistent/stubs.yaml: cannot be read"), "{stderr}");
 }
 
