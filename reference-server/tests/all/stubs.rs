@@ -149,13 +149,16 @@ async fn a_merge_changes_the_real_answer() {
 }
 
 #[tokio::test]
-async fn never_the_admin_api_the_pages_or_the_rest_root() {
+async fn never_the_admin_api_the_pages_the_rest_root_or_a_preflight() {
     let srv = admin_srv().await;
     add(&srv, json!({"request": {"path": "*"}, "response": boom(500)})).await.expect(201);
     srv.get("/events").await.expect_error(500, "stubbed");
     srv.site_req(Method::GET, "/__admin/doc").send().await.expect(200);
     assert_eq!(srv.site_req(Method::GET, "/__pages/journal.js").send().await.status, 200);
     srv.site_req(Method::GET, "/wp-json/").send().await.expect(200);
+    // Nor a preflight, which a browser sends before the request a stub answers.
+    let preflight = srv.req(Method::OPTIONS, "/events").header("origin", "http://app.example").send().await;
+    assert_eq!(preflight.expect(200)["namespace"], "calendar/events/v1");
     srv.server.shutdown().await;
 }
 
