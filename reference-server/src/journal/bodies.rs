@@ -1,7 +1,7 @@
 //! The bodies a journal entry keeps, served on demand: the first `MAX_BODY` bytes of the
 //! request's and of the answer's, as text. Secrets never stay: the values of `password` (and
-//! `_wpnonce`) fields of a JSON or form body are replaced, and a body of another kind that
-//! names a password is not kept at all. Headers (and so `Authorization`) are never kept.
+//! `_wpnonce`) fields of a JSON or form body (a request's or an answer's) are replaced, and a
+//! request body of another kind that names a password is not kept at all. Headers (and so `Authorization`) are never kept.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -57,9 +57,15 @@ pub fn request(bytes: &[u8], content_type: Option<&str>) -> Kept {
     cut(text, bytes.len(), content_type, redacted)
 }
 
-/// An answer's body as the journal keeps it (the interface's answers hold no secrets).
+/// An answer's body as the journal keeps it: the interface's answers hold no secrets, but a
+/// stub's may, so a JSON answer that names one is redacted as a request is.
 pub fn response(bytes: &[u8], content_type: Option<&str>) -> Kept {
-    cut(String::from_utf8_lossy(bytes).into_owned(), bytes.len(), content_type, false)
+    let json = content_type.is_some_and(|kind| kind.to_ascii_lowercase().contains("json"));
+    let (text, redacted) = match json && names_a_secret(bytes) {
+        true => redact_json(bytes),
+        false => (String::from_utf8_lossy(bytes).into_owned(), false),
+    };
+    cut(text, bytes.len(), content_type, redacted)
 }
 
 fn cut(mut text: String, total: usize, content_type: Option<&str>, redacted: bool) -> Kept {
@@ -132,6 +138,8 @@ mod tests {
         assert!(!broken.text.contains("s3cret"));
         let other = request(b"--b\r\nname=\"password\"\r\n\r\ns3cret", Some("multipart/form-data; boundary=b"));
         assert!(!other.text.contains("s3cret"));
+        let answer = response(br#"{"password":"s3cret","note":"password"}"#, Some("application/json; charset=UTF-8"));
+        assert_eq!((answer.text.as_str(), answer.redacted), (r#"{"password":"[redacted]","note":"password"}"#, true));
         let plain = request(br#"{ "title": "T" }"#, Some("application/json"));
         assert_eq!((plain.text.as_str(), plain.redacted), (r#"{ "title": "T" }"#, false));
     }
