@@ -76,8 +76,10 @@ async fn a_body_subset_picks_writes() {
     let dates = json!({"start_date": at(2, 0), "end_date": at(2, 1)});
     let mut hit = json!({"title": "Boom", "venue": {"city": "Lyon", "venue": "Hall"}});
     merge(&mut hit, dates.clone());
+    let before = srv.server.store_fingerprint();
     let resp = srv.post(Some("admin"), "/events", &hit).await;
     assert_eq!((resp.status, resp.header("x-stubbed")), (422, Some("yes")));
+    assert_eq!(srv.server.store_fingerprint(), before, "a fixed answer replaces the write");
     assert_eq!(resp.json, json!({"code": "no"}));
     let mut miss = json!({"title": "Boom", "venue": {"city": "Paris", "venue": "Hall"}});
     merge(&mut miss, dates);
