@@ -204,7 +204,7 @@ pub fn read_files(paths: &[PathBuf], users: &[&str]) -> Result<Vec<StubSpec>, St
         }
     }
     if specs.len() > MAX_STUBS {
-        lines.push(format!("{} stubs in all: at most {MAX_STUBS}", specs.len()));
+        lines.push(format!("{} stubs in all the files: at most {MAX_STUBS}", specs.len()));
     }
     if lines.is_empty() {
         Ok(specs)
@@ -218,6 +218,10 @@ pub fn parse_document(doc: &Value, users: &[&str]) -> Result<Vec<StubSpec>, Vec<
     let Value::Array(items) = doc else {
         return spec::parse(doc, "", users).map(|spec| vec![spec]);
     };
+    if items.len() > MAX_STUBS {
+        let message = format!("{} stubs: a list holds at most {MAX_STUBS}", items.len());
+        return Err(vec![Problem::new("", message)]);
+    }
     let mut specs = Vec::new();
     let mut problems = Vec::new();
     for (index, item) in items.iter().enumerate() {
@@ -230,5 +234,41 @@ pub fn parse_document(doc: &Value, users: &[&str]) -> Result<Vec<StubSpec>, Vec<
         Ok(specs)
     } else {
         Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_list_too_long_is_one_problem() {
+        let many = Value::Array(vec![json!(3); 1_000_000]);
+        let problems = parse_document(&many, &[]).expect_err("refused");
+        assert_eq!(problems.len(), 1, "not one problem per item");
+        let fits = Value::Array(vec![json!({"response": {}}); MAX_STUBS]);
+        assert_eq!(parse_document(&fits, &[]).map(|specs| specs.len()).ok(), Some(MAX_STUBS));
+    }
+
+    #[test]
+    fn times_and_priorities_as_written() {
+        let parse = |value: Value| spec::parse(&value, "", &["editor"]);
+        let once = parse(json!({"response": {}, "times": "once"})).expect("once");
+        assert_eq!((once.times, once.priority), (Some(1), 0));
+        assert_eq!(parse(json!({"response": {}, "times": "always"})).expect("always").times, None);
+        assert_eq!(
+            parse(json!({"response": {}, "times": 7, "priority": -3})).ok().map(|s| (s.times, s.priority)),
+            Some((Some(7), -3))
+        );
+        for bad in [
+            json!({"response": {}, "times": "twice"}),
+            json!({"response": {}, "priority": 1.5}),
+            json!({"response": {}, "priority": 2_000_000}),
+        ] {
+            assert!(parse(bad.clone()).is_err(), "{bad}");
+        }
+        assert!(parse(json!({"request": {"user": "editor"}, "response": {}})).is_ok());
     }
 }
