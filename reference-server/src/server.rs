@@ -625,7 +625,7 @@ async fn answer(
     stub_or_dispatch(shared, &ctx, &api_request, path, options, &mut finish, note)
 }
 
-/// With `--admin`, the request's body is kept for the journal (redacted when recorded).
+/// With `--admin`, the request's body is kept for the journal: its start, secrets redacted.
 fn keep_request_body(shared: &Shared, headers: &HeaderMap, read: &ReadBody, note: &mut Note) {
     if shared.tools.admin {
         let kind = headers.get("content-type").and_then(|value| value.to_str().ok());

@@ -39,67 +39,99 @@ impl Bodies {
     }
 }
 
+/// Text kept of a body: the text, whether it stops before the body's end, whether secrets
+/// were taken out.
+struct Text {
+    text: String,
+    short: bool,
+    redacted: bool,
+}
+
+impl Text {
+    fn whole(text: impl Into<String>, redacted: bool) -> Text {
+        Text { text: text.into(), short: false, redacted }
+    }
+}
+
 /// A request body as the journal keeps it: redacted, then cut.
 pub fn request(bytes: &[u8], content_type: Option<&str>) -> Kept {
     let kind = content_type.unwrap_or("").to_ascii_lowercase();
-    let (text, redacted) = if kind.starts_with("application/json") || kind.contains("+json") {
+    let text = if kind.starts_with("application/json") || kind.contains("+json") {
         redact_json(bytes)
     } else if kind.starts_with("application/x-www-form-urlencoded") {
-        let text = String::from_utf8_lossy(bytes);
-        let redacted_text = crate::request_log::redact_pairs(&text);
-        let changed = redacted_text != text;
-        (redacted_text, changed)
+        // Only the start is kept: a pair cut at its end is cut inside its value, if at all.
+        let start = start_of(bytes);
+        let text = crate::request_log::redact_pairs(&start.text);
+        Text { redacted: text != start.text, text, short: start.short }
     } else if names_a_secret(bytes) {
-        ("[not kept: the body names a password]".to_string(), true)
+        Text::whole("[not kept: the body names a password]", true)
     } else {
-        (String::from_utf8_lossy(bytes).into_owned(), false)
+        start_of(bytes)
     };
-    cut(text, bytes.len(), content_type, redacted)
+    cut(text, bytes.len(), content_type)
 }
 
 /// An answer's body as the journal keeps it: the interface's answers hold no secrets, but a
-/// stub's may, so a JSON answer that names one is redacted as a request is.
+/// stub's may, so a JSON answer that names one is redacted as a request is (answers are
+/// written by the server, which escapes no letter of a key).
 pub fn response(bytes: &[u8], content_type: Option<&str>) -> Kept {
     let json = content_type.is_some_and(|kind| kind.to_ascii_lowercase().contains("json"));
-    let (text, redacted) = match json && names_a_secret(bytes) {
-        true => redact_json(bytes),
-        false => (String::from_utf8_lossy(bytes).into_owned(), false),
-    };
-    cut(text, bytes.len(), content_type, redacted)
+    let text = if json && names_a_secret(bytes) { redact_json(bytes) } else { start_of(bytes) };
+    cut(text, bytes.len(), content_type)
 }
 
-fn cut(mut text: String, total: usize, content_type: Option<&str>, redacted: bool) -> Kept {
-    let truncated = text.len() > MAX_BODY;
-    if truncated {
+/// The first `MAX_BODY` bytes as text (not copying the rest), ending at a character's end.
+fn start_of(bytes: &[u8]) -> Text {
+    let mut end = bytes.len().min(MAX_BODY);
+    if end < bytes.len() {
+        if let Err(error) = std::str::from_utf8(&bytes[..end]) {
+            if error.error_len().is_none() {
+                end = error.valid_up_to();
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&bytes[..end]).into_owned();
+    Text { text, short: end < bytes.len(), redacted: false }
+}
+
+/// Cuts the text at `MAX_BODY` bytes (replacement characters may have made it longer).
+fn cut(kept: Text, total: usize, content_type: Option<&str>) -> Kept {
+    let Text { mut text, mut short, redacted } = kept;
+    if text.len() > MAX_BODY {
         let mut end = MAX_BODY;
         while !text.is_char_boundary(end) {
             end -= 1;
         }
         text.truncate(end);
+        short = true;
     }
     text.shrink_to_fit();
     let content_type = content_type.map(|kind| kind.chars().take(200).collect());
-    Kept { text, bytes: total, truncated, content_type, redacted }
+    Kept { text, bytes: total, truncated: short, content_type, redacted }
 }
 
+/// Whether the body names a secret field anywhere (any case), without copying it.
 fn names_a_secret(bytes: &[u8]) -> bool {
-    let lower = String::from_utf8_lossy(bytes).to_ascii_lowercase();
-    SECRET_FIELDS.iter().any(|secret| lower.contains(secret))
+    SECRET_FIELDS
+        .iter()
+        .any(|secret| bytes.windows(secret.len()).any(|window| window.eq_ignore_ascii_case(secret.as_bytes())))
 }
 
-/// A JSON body with its secret fields' values replaced (as written when none is there); a body
-/// that is not JSON but names a password is not kept.
-fn redact_json(bytes: &[u8]) -> (String, bool) {
+/// A JSON body with its secret fields' values replaced (its start as written when none is
+/// there; the whole is parsed, so an escaped key is found too); a body that is not JSON but
+/// names a password is not kept.
+fn redact_json(bytes: &[u8]) -> Text {
     let Ok(mut value) = serde_json::from_slice::<Value>(bytes) else {
-        if names_a_secret(bytes) {
-            return ("[not kept: the body is not JSON and names a password]".to_string(), true);
+        // Unread, an escaped key (`pass\u0077ord`) could be a password too.
+        if names_a_secret(bytes) || bytes.windows(2).any(|pair| pair == b"\\u") {
+            return Text::whole("[not kept: the body is not JSON and names a password]", true);
         }
-        return (String::from_utf8_lossy(bytes).into_owned(), false);
+        return start_of(bytes);
     };
     if !redact_value(&mut value) {
-        return (String::from_utf8_lossy(bytes).into_owned(), false);
+        return start_of(bytes);
     }
-    (serde_json::to_string(&value).unwrap_or_default(), true)
+    Text::whole(serde_json::to_string(&value).unwrap_or_default(), true)
 }
 
 /// Replaces the values of secret fields at any depth; whether there were any.
@@ -150,5 +182,15 @@ mod tests {
         let kept = response(long.as_bytes(), None);
         assert!(kept.truncated && kept.text.len() <= MAX_BODY && kept.bytes == long.len());
         assert!(!response(b"{}", None).truncated);
+        let exact = "x".repeat(MAX_BODY);
+        assert!(!response(exact.as_bytes(), None).truncated);
+        // A character cut in two at the end is left out whole.
+        let split = format!("{}é", "x".repeat(MAX_BODY - 1));
+        let kept = response(split.as_bytes(), None);
+        assert!(kept.truncated && kept.text.len() == MAX_BODY - 1 && !kept.text.contains('\u{FFFD}'));
+        for escaped in [&br#"{"pass\u0077ord":"s3cret"}"#[..], br#"{"pass\u0077ord":"s3cret""#] {
+            let kept = request(escaped, Some("application/json"));
+            assert!(kept.redacted && !kept.text.contains("s3cret"), "{}", kept.text);
+        }
     }
 }
