@@ -7,7 +7,10 @@
 #   - the title "<script>…<img onerror>" is shown as text: no script ran, no element was made;
 #   - the French page is in French;
 #   - the journal shows the refused request with its reason in words and the near-miss hint,
-#     and its paths may wrap only between segments.
+#     and its paths may wrap only between segments; /__admin/#open=1 shows the first request's
+#     body, its markup as text;
+#   - a second server started with --fixtures and --stub (the upcoming list answers a stubbed
+#     503): its calendar shows the fixture's events in the month view and the stubbed error.
 # Screenshots go to $SCREENSHOTS (default target/browser-test); `--update-docs` writes them to
 # docs/ for the README. Needs Debian's chromium (CI installs it) and python3.
 set -euo pipefail
@@ -23,27 +26,39 @@ chromium_bin="$(command -v chromium || command -v chromium-browser || true)"
 
 cargo build --quiet -p reference-server
 work="$(mktemp -d)"
-server_pid=""
+server_pids=()
 cleanup() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    for pid in "${server_pids[@]}"; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
 
-target/debug/reference-server --listen 127.0.0.1:0 --demo --admin --clock 2026-11-22T10:00:00Z \
-    >"$work/server.out" 2>"$work/server.log" &
-server_pid=$!
-api=""
-for _ in $(seq 1 100); do
-    api="$(head -n 1 "$work/server.out" 2>/dev/null || true)"
-    [ -n "$api" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { echo "browser-test: the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$api" ] || { echo "browser-test: the server printed no address" >&2; exit 1; }
+started_api=""
+start_server() { # NAME ARGS...: starts a server on a free loopback port; its API address in $started_api
+    local name="$1" pid
+    shift
+    target/debug/reference-server --listen 127.0.0.1:0 --clock 2026-11-22T10:00:00Z "$@" \
+        >"$work/$name.out" 2>"$work/$name.log" &
+    pid=$!
+    server_pids+=("$pid")
+    started_api=""
+    for _ in $(seq 1 100); do
+        started_api="$(head -n 1 "$work/$name.out" 2>/dev/null || true)"
+        [ -n "$started_api" ] && return 0
+        kill -0 "$pid" 2>/dev/null || { echo "browser-test: the $name server did not start" >&2; cat "$work/$name.log" >&2; exit 1; }
+        sleep 0.1
+    done
+    echo "browser-test: the $name server printed no address" >&2
+    exit 1
+}
+
+start_server demo --demo --admin
+api="$started_api"
 site="${api%%/wp-json/*}"
 
 # An event whose title is markup, a write a subscriber may not make, and a near miss.
@@ -79,6 +94,41 @@ except urllib.error.HTTPError as error:
     assert error.code == 503
 EOF
 
+# A client developer's own calendar (--fixtures) with one stubbed answer (--stub): the upcoming
+# list fails with the stubbed error, the month view still shows the fixture's events.
+cat >"$work/fixture.yaml" <<'FIXTURE'
+venues:
+  - ref: quay
+    venue: Quai des Brumes
+    city: Lyon
+events:
+  - ref: lanterns
+    title: Lantern Walk on the Quays
+    start_date: +2d 18:00
+    end_date: +2d 20:00
+    venue: quay
+    featured: true
+  - ref: market
+    title: Silk Market
+    start_date: +3d 09:00
+    end_date: +3d 13:00
+    venue: quay
+  - ref: choir
+    title: Winter Choir
+    start_date: +4d 19:30
+    end_date: +4d 21:00
+    venue: quay
+FIXTURE
+cat >"$work/stub.yaml" <<'STUB'
+name: upcoming list down
+request: {method: GET, path: /events, query: {per_page: 10}}
+response:
+  status: 503
+  body: {code: calendar_stub_outage, message: The upcoming list is down for this test, data: {status: 503}}
+STUB
+start_server stubbed --admin --fixtures "$work/fixture.yaml" --stub "$work/stub.yaml"
+stubbed_site="${started_api%%/wp-json/*}"
+
 browse() { # URL OUTPUT-PREFIX: the DOM after the scripts ran, and a screenshot
     local url="$1" name="$2" profile
     profile="$(mktemp -d)"
@@ -98,6 +148,8 @@ browse() { # URL OUTPUT-PREFIX: the DOM after the scripts ran, and a screenshot
 browse "$site/" calendar
 browse "$site/fr/" calendar-fr
 browse "$site/__admin/" journal
+browse "$stubbed_site/" calendar-stubbed
+browse "$site/__admin/#open=1" journal-bodies
 
 python3 - target/browser-test "$hostile" <<'EOF'
 import sys
@@ -178,7 +230,25 @@ check(sum(1 for e in journal.elements if e["tag"] == "wbr") >= 4 * len(rows),
 check("start_date: not a date" in reasons, "the journal shows why an argument was refused")
 check(any("rule 1: error 503" in e["text"] for e in journal.having("fault")), "the journal marks the injected fault")
 
+opened = load("journal-bodies")
+shown = [e for e in opened.having("bodies") if e["attrs"].get("data-seq") == "1"]
+check(len(shown) == 1 and shown[0]["attrs"].get("data-loaded") == "true", "#open=1 opens the first entry's bodies")
+request_body = " | ".join(e["text"] for e in opened.having("request-body"))
+check("Night market" in request_body and "<script>window.__pwned=1</script>" in request_body,
+      "the first request's body is shown, its markup as text")
+check(not any(e["tag"] == "img" and e["attrs"].get("src") == "x" for e in opened.elements), "no element made from a body")
+
+stubbed = load("calendar-stubbed")
+body = next(e for e in stubbed.elements if e["tag"] == "body")
+check(body["attrs"].get("data-ready") == "error", "the page with a stubbed error says it failed (body data-ready)")
+status = stubbed.by_id("status")
+check(status is not None and "503 calendar_stub_outage" in status["text"], "the page shows the stubbed error's status and code")
+month = " | ".join(e["text"] for e in stubbed.having("day-event"))
+check(all(t in month for t in ("Lantern Walk on the Quays", "Silk Market", "Winter Choir")),
+      "the month view shows the fixture's events")
+check("Late Night Jazz" not in month, "the fixture replaced the demo calendar")
+
 print(f"browser-test: {len(failures)} failed" if failures else "browser-test: all checks passed")
 sys.exit(1 if failures else 0)
 EOF
-echo "browser-test: screenshots in $out/ (calendar.png, calendar-fr.png, journal.png)"
+echo "browser-test: screenshots in $out/ (calendar.png, calendar-fr.png, journal.png, calendar-stubbed.png)"
