@@ -197,6 +197,11 @@ pub struct Config {
     pub fault_seed: u64,
     /// How many requests the request journal keeps.
     pub journal_size: usize,
+    /// The checking proxy: forward every request of the interface to this real site's
+    /// `{base_url}` (`https://example.org/wp-json`) and check each exchange (see `proxy`).
+    pub proxy_to: Option<String>,
+    /// With `proxy_to`: write the exchanges as a case file into this folder.
+    pub record: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -222,6 +227,8 @@ impl Default for Config {
             faults: Vec::new(),
             fault_seed: 0,
             journal_size: 1000,
+            proxy_to: None,
+            record: None,
         }
     }
 }

@@ -159,6 +159,7 @@ pub fn record(journal: &Journal, prefix: &Prefix, seen: Seen, status: Option<u16
         hint: None,
         fault: seen.fault,
         cors: seen.cors,
+        findings: Vec::new(),
     };
     if entry.code.as_deref() == Some("rest_no_route") {
         let (reason, hint) = hints::no_route(seen.method, seen.uri.path(), seen.query, prefix);

@@ -96,6 +96,16 @@ struct Cli {
     /// How many requests the request journal keeps.
     #[arg(long, value_name = "N", default_value = "1000")]
     journal_size: usize,
+    /// Be a checking proxy in front of a real site: forward every request under the REST root
+    /// to URL (the site's base URL, e.g. https://example.org/wp-json), return its answer
+    /// unchanged, and note what breaks the interface (in the log; with --admin, in the journal).
+    #[arg(long, value_name = "URL")]
+    proxy_to: Option<String>,
+    /// With --proxy-to: write the exchanges into this folder as a case file that the
+    /// conformance runner replays (conformance --cases DIR --base-url ...). No credentials are
+    /// written: a request with those of a --user is recorded with that user's role.
+    #[arg(long, value_name = "DIR", requires = "proxy_to")]
+    record: Option<PathBuf>,
 }
 
 /// A duration in seconds, fractions allowed (`0.5`); shorter than 0.1 s, no client could
@@ -165,6 +175,8 @@ async fn main() -> ExitCode {
         faults: cli.faults,
         fault_seed: cli.fault_seed,
         journal_size: cli.journal_size.min(100_000),
+        proxy_to: cli.proxy_to,
+        record: cli.record,
     };
     let server = match serve(config).await {
         Ok(server) => server,

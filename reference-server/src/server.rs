@@ -118,6 +118,8 @@ pub(crate) struct Shared {
     link: HeaderValue,
     /// The site address's path (`/blog` for `http://host/blog`), or empty.
     site_path: String,
+    /// `--proxy-to`: the interface's requests go to a real site (see `proxy`).
+    proxy: Option<crate::proxy::Proxy>,
 }
 
 /// Binds `config.listen` and starts serving in the background.
@@ -156,15 +158,19 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         .map_err(|_| invalid(format!("the site address {site_url:?} cannot be written in a Link header")))?;
     let site_path = site_path(&site_url);
     let budget = BodyBudget::new(limits.body_memory);
+    let proxy = crate::proxy::Proxy::new(&app).map_err(invalid)?;
     let shared = share(app, opening, |app, mut tools| {
         tools.fixture = fixture;
-        Shared { app, budget, stream, tools, link, site_path }
+        Shared { app, budget, stream, tools, link, site_path, proxy }
     })
     .map_err(invalid)?;
     if shared.tools.admin && !addr.ip().is_loopback() {
         tracing::warn!(
             "--admin on {addr}, which is not a loopback address: anyone who reaches it can reset the calendar"
         );
+    }
+    if let Some(proxy) = &shared.proxy {
+        tracing::info!("checking proxy: the interface's requests go to {}", proxy.site());
     }
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(accept_loop(listener, shared.clone(), limits.max_connections.max(1), stopped));
@@ -396,6 +402,9 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let time = tools.admin.then(chrono::Utc::now);
     let method = request.method().clone();
     let uri = request.uri().clone();
+    if let Some(proxy) = shared.proxy.as_ref().filter(|_| !for_admin(shared, &request)) {
+        return Ok(proxied(shared, proxy, request).await.map(ServeBody::from));
+    }
     let request = match site_or_admin(shared, request).await {
         Ok(response) => {
             log(&method, &uri, Some(response.status().as_u16()), started, None);
@@ -438,6 +447,15 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         Some((chunk, delay)) => devtools::slow(response, chunk, delay).await,
         None => response.map(ServeBody::from),
     })
+}
+
+/// The real site's answer, through the checking proxy (`--proxy-to`).
+async fn proxied(shared: &Shared, proxy: &crate::proxy::Proxy, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    let app = &shared.app;
+    let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
+    let journal = shared.tools.admin.then_some(&shared.tools.journal);
+    let local = crate::proxy::Local { app, budget: &shared.budget, journal, prefix };
+    crate::proxy::handle(proxy, local, request).await
 }
 
 /// The answer of one of the site's pages or of the admin API; the request back when it is

@@ -40,7 +40,34 @@ pub struct Entry {
     pub fault: Option<String>,
     /// Why a browser will not let the page that sent the request read its answer (CORS).
     pub cors: Option<String>,
+    /// What the checking proxy (`--proxy-to`) found wrong with the request or the site's
+    /// answer; absent when nothing was (and on every entry of a server that is not a proxy).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
 }
+
+/// One way an exchange through the checking proxy breaks the interface.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Finding {
+    /// `request`: the client sent something the interface does not take; `answer`: the site
+    /// answered otherwise than the interface says.
+    pub side: Side,
+    /// What is wrong, in words.
+    pub reason: String,
+    /// A near miss (`did you mean start_date?`), when there is one.
+    pub hint: Option<String>,
+}
+
+/// Which side of an exchange a finding is about.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Request,
+    Answer,
+}
+
+/// The most findings an entry keeps (the rest are counted in the last one).
+pub const MAX_FINDINGS: usize = 16;
 
 /// The longest path, reason, hint, user, fault or CORS note an entry keeps, in bytes.
 pub const MAX_TEXT: usize = 2048;
@@ -61,6 +88,18 @@ impl Entry {
                 cut(text);
             }
         }
+        if self.findings.len() > MAX_FINDINGS {
+            let more = self.findings.len() - (MAX_FINDINGS - 1);
+            self.findings.truncate(MAX_FINDINGS - 1);
+            let side = self.findings.last().map_or(Side::Request, |finding| finding.side);
+            self.findings.push(Finding { side, reason: format!("and {more} more findings"), hint: None });
+        }
+        for finding in &mut self.findings {
+            cut(&mut finding.reason);
+            if let Some(hint) = finding.hint.as_mut() {
+                cut(hint);
+            }
+        }
         self
     }
 
@@ -69,7 +108,12 @@ impl Entry {
     fn bytes(&self) -> usize {
         let optional = [&self.user, &self.code, &self.reason, &self.hint, &self.fault, &self.cors];
         let texts: usize = optional.iter().map(|text| text.as_ref().map_or(0, String::capacity)).sum();
-        200 + self.path.capacity() + self.method.capacity() + self.time.capacity() + texts
+        let findings: usize = self
+            .findings
+            .iter()
+            .map(|finding| 40 + finding.reason.capacity() + finding.hint.as_ref().map_or(0, String::capacity))
+            .sum();
+        200 + self.path.capacity() + self.method.capacity() + self.time.capacity() + texts + findings
     }
 }
 
