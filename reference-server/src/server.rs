@@ -169,9 +169,6 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
             "--admin on {addr}, which is not a loopback address: anyone who reaches it can reset the calendar"
         );
     }
-    if let Some(proxy) = &shared.proxy {
-        tracing::info!("checking proxy: the interface's requests go to {}", proxy.site());
-    }
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(accept_loop(listener, shared.clone(), limits.max_connections.max(1), stopped));
     Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })
@@ -391,9 +388,10 @@ fn reserved_answer() -> Response<ServeBody> {
     response
 }
 
-/// One request: the site's pages and the admin API, or the interface's pipeline with the
-/// faults that apply to it, the wait for durability and its journal entry. Every error is an
-/// envelope; `Err` is a connection a fault drops without an answer.
+/// One request: the site's pages and the admin API, the real site's answer through the checking
+/// proxy (`--proxy-to`), or the interface's pipeline with the faults that apply to it, the wait
+/// for durability and its journal entry. Every error is an envelope; `Err` is a connection a
+/// fault drops without an answer.
 async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<ServeBody>, Dropped> {
     let started = std::time::Instant::now();
     let app = &shared.app;
@@ -402,9 +400,6 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let time = tools.admin.then(chrono::Utc::now);
     let method = request.method().clone();
     let uri = request.uri().clone();
-    if let Some(proxy) = shared.proxy.as_ref().filter(|_| !for_admin(shared, &request)) {
-        return Ok(proxied(shared, proxy, request).await.map(ServeBody::from));
-    }
     let request = match site_or_admin(shared, request).await {
         Ok(response) => {
             log(&method, &uri, Some(response.status().as_u16()), started, None);
@@ -412,6 +407,9 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         }
         Err(request) => request,
     };
+    if let Some(proxy) = &shared.proxy {
+        return Ok(proxied(shared, proxy, request).await.map(ServeBody::from));
+    }
     let query = parse_form(uri.query().unwrap_or(""));
     let effective = effective_method(&method, &query, request.headers());
     let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };

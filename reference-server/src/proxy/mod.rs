@@ -49,12 +49,8 @@ impl Proxy {
         let site = forward::Site::new(base)?;
         let doc = crate::doc::openapi(&context(app), "");
         let recorder = app.config.record.as_deref().map(record::Recorder::new).transpose()?;
+        tracing::info!("checking proxy: the interface's requests go to {}", site.base());
         Ok(Some(Proxy { site, doc, recorder }))
-    }
-
-    /// The real site's base URL.
-    pub fn site(&self) -> &str {
-        self.site.base()
     }
 }
 
@@ -184,8 +180,9 @@ fn field_check(verdict: &check::Verdict, query: &Params, method: &hyper::http::M
 
 /// The proxy's own answer when the site's cannot be passed on, noted like any other.
 fn refuse(local: &Local, came: &Came, error: ApiError, findings: Vec<Finding>) -> Response<Full<Bytes>> {
-    let reason = error.reason_in_words();
-    let reason = (!reason.is_empty()).then_some(reason);
+    // A path outside the REST root: the finding says which route it came close to.
+    let reason =
+        Some(error.reason_in_words()).filter(|reason| !reason.is_empty() && error.code != errors::NO_ROUTE.code);
     note(local, came, Some(error.status), Some(error.code.to_string()), reason, findings);
     let mut response = Response::new(Full::new(Bytes::from(error.to_json().to_string())));
     *response.status_mut() = StatusCode::from_u16(error.status).unwrap_or(StatusCode::BAD_GATEWAY);
@@ -225,18 +222,23 @@ fn log(came: &Came, status: Option<u16>, findings: &[Finding]) {
     }
     let status = status.map_or_else(|| "-".to_string(), |status| status.to_string());
     let found = match findings.first() {
-        Some(first) => format!(" [proxy: {} finding(s): {}]", findings.len(), first.reason.escape_debug()),
+        Some(first) => format!(" [proxy: {} finding(s): {}]", findings.len(), printable(&first.reason)),
         None => " [proxy]".to_string(),
     };
     tracing::info!(
         target: "reference_server::request",
         "{} {} {} {:?}{}",
-        came.method.escape_debug(),
+        printable(&came.method),
         crate::request_log::redacted(&came.uri),
         status,
         came.started.elapsed(),
         found
     );
+}
+
+/// A text for a terminal: control characters (escape bytes, newlines) written as escapes.
+fn printable(text: &str) -> String {
+    text.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect()
 }
 
 /// The user Basic credentials name (the password is never kept).
