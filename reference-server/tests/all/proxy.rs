@@ -267,4 +267,9 @@ async fn without_admin_there_is_no_journal() {
     let proxy = proxy_to(site.server.base_url(), true).await;
     let resp = proxy.site_req(Method::GET, "/__admin/requests").header("origin", "https://evil.example").send().await;
     assert_eq!(resp.status, 403, "{}", resp.text);
+    // The journal page and its files are the proxy's own, not forwarded.
+    for path in ["/__admin/", "/__pages/journal.js", "/__pages/style.css"] {
+        let resp = proxy.site_req(Method::GET, path).send().await;
+        assert_eq!(resp.status, 200, "{path}: {}", resp.text);
+    }
 }
