@@ -83,15 +83,21 @@ impl Site {
         &self.base
     }
 
-    /// Sends `method` `{base}{rest}` with the forwarded headers and the body; reads the answer.
+    /// Sends `method` `{base}{rest}` (for a language, `{site}/{lang}{root}{rest}`, the root
+    /// being the base's last segment) with the forwarded headers and the body; reads the answer.
     pub async fn send(
         &self,
         method: &HttpMethod,
-        rest: &str,
+        (lang, rest): (Option<&str>, &str),
         headers: &HeaderMap,
         body: Bytes,
     ) -> Result<Answer, Failure> {
-        let mut request = self.client.request(method.clone(), format!("{}{rest}", self.base));
+        let url = match (lang, split_root(&self.base)) {
+            (Some(lang), Some((site, root))) => format!("{site}/{lang}/{root}{rest}"),
+            (Some(lang), None) => format!("{}/{lang}{rest}", self.base),
+            (None, _) => format!("{}{rest}", self.base),
+        };
+        let mut request = self.client.request(method.clone(), url);
         for name in FORWARDED {
             for value in headers.get_all(*name) {
                 request = request.header(*name, value.clone());
@@ -137,6 +143,13 @@ fn checked_base(base: &str) -> Result<String, String> {
     Ok(base.to_string())
 }
 
+/// The base URL as the site's address and the REST root's last segment
+/// (`http://host/blog`, `wp-json`); `None` for a base without a path.
+fn split_root(base: &str) -> Option<(&str, &str)> {
+    let path_at = base.find("://").map(|at| at + 3)?;
+    base[path_at..].contains('/').then(|| base.rsplit_once('/')).flatten()
+}
+
 /// Why the site gave no answer, in words that name no credential.
 fn unreachable(error: reqwest::Error) -> Failure {
     let what = if error.is_timeout() {
@@ -174,6 +187,8 @@ mod tests {
         for bad in ["ftp://x/wp-json", "http://user:secret@x/wp-json", "http:///wp-json", "http://x/wp-json?a=1", "x"] {
             assert!(checked_base(bad).is_err(), "{bad}");
         }
+        assert_eq!(split_root("http://h:1/blog/wp-json"), Some(("http://h:1/blog", "wp-json")));
+        assert_eq!(split_root("http://h:1"), None);
         // The refusal does not repeat a credential.
         assert!(!checked_base("http://user:secret@x/").unwrap_err().contains("secret"));
     }

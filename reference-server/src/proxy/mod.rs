@@ -84,21 +84,24 @@ pub async fn handle(proxy: &Proxy, local: Local<'_>, request: Request<Incoming>)
         uri: parts.uri.clone(),
         user: basic_user(&parts.headers),
     };
-    let bytes = match read_body(body, local.budget, local.app.config.limits.body_timeout).await {
-        Ok(read) => read.bytes.clone(),
+    // The body holds its share of the budget until the exchange ends.
+    let read = match read_body(body, local.budget, local.app.config.limits.body_timeout).await {
+        Ok(read) => read,
         Err(error) => return refuse(&local, &came, body_error(error), Vec::new()),
     };
+    let bytes = read.bytes.clone();
     let params = crate::http::parse_body(&parts.headers, bytes.clone()).await;
     let ctx = context(local.app);
     let seen = check::Request { method: &came.method, path: parts.uri.path(), query: &query, body: params };
     let verdict = check::request(&ctx, &local.prefix, seen);
-    let Some(rest) = forwarded_part(&local.prefix, &parts.uri) else {
+    let Some((lang, rest)) = forwarded_part(&local.prefix, &parts.uri) else {
         return refuse(&local, &came, ApiError::no_route(), verdict.findings);
     };
-    let answer = match proxy.site.send(&parts.method, &rest, &parts.headers, bytes.clone()).await {
-        Ok(answer) => answer,
-        Err(failure) => return refuse(&local, &came, failure_error(failure), verdict.findings),
-    };
+    let answer =
+        match proxy.site.send(&parts.method, (lang.map(Lang::code), &rest), &parts.headers, bytes.clone()).await {
+            Ok(answer) => answer,
+            Err(failure) => return refuse(&local, &came, failure_error(failure), verdict.findings),
+        };
     let json = serde_json::from_slice::<Value>(&answer.body).ok();
     let fields = field_check(&verdict, &query, &parts.method);
     let template =
@@ -146,19 +149,26 @@ fn exchange<'a>(
     record::Exchange { method: parts.method.as_str(), target, query, content_type, body, credentials, status, created }
 }
 
-/// The part of the address sent on: what follows the site path and REST root (`/calendar/…?…`);
-/// `None` for an address outside the REST root, which the proxy answers itself.
-fn forwarded_part(prefix: &Prefix, uri: &hyper::Uri) -> Option<String> {
-    let path = uri.path();
-    let under_site = strip_ci(path, prefix.site_path)?;
-    let rest = strip_ci(under_site, prefix.root)?;
+/// Where a request goes on the site: the language prefix of its address (`/fr`), if any, and
+/// what follows the site path and REST root (`/calendar/…?…`); `None` for an address outside
+/// the REST root, which the proxy answers itself.
+fn forwarded_part(prefix: &Prefix, uri: &hyper::Uri) -> Option<(Option<Lang>, String)> {
+    let under_site = strip_ci(uri.path(), prefix.site_path)?;
+    let lang = Lang::ALL
+        .into_iter()
+        .find(|lang| strip_ci(under_site, &format!("/{}", lang.code())).is_some_and(|rest| rest.starts_with('/')));
+    let under_lang = lang.map_or(under_site, |lang| &under_site[1 + lang.code().len()..]);
+    let rest = strip_ci(under_lang, prefix.root)?;
     if !(rest.is_empty() || rest.starts_with('/')) {
         return None;
     }
-    Some(match uri.query() {
-        Some(query) => format!("{rest}?{query}"),
-        None => rest.to_string(),
-    })
+    Some((
+        lang,
+        match uri.query() {
+            Some(query) => format!("{rest}?{query}"),
+            None => rest.to_string(),
+        },
+    ))
 }
 
 fn strip_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
