@@ -264,6 +264,23 @@ mod tests {
     }
 
     #[test]
+    fn findings_are_bounded_in_number_and_in_bytes() {
+        let journal = Journal::new(10);
+        let finding = |reason: String| Finding { side: Side::Answer, reason, hint: Some("é".repeat(3000)) };
+        let findings = (0..40).map(|n| finding(format!("{n} {}", "x".repeat(5000)))).collect();
+        journal.record(Entry { findings, ..entry("/a") });
+        let kept = journal.read(Some(0), 10).entries.remove(0).findings;
+        assert_eq!(kept.len(), MAX_FINDINGS);
+        assert_eq!(kept[MAX_FINDINGS - 1].reason, format!("and {} more findings", 40 - (MAX_FINDINGS - 1)));
+        for finding in &kept {
+            assert!(
+                finding.reason.len() <= MAX_TEXT && finding.hint.as_ref().is_none_or(|hint| hint.len() <= MAX_TEXT)
+            );
+        }
+        assert!(journal.bytes() < MAX_FINDINGS * (2 * MAX_TEXT + 40) + 400, "{}", journal.bytes());
+    }
+
+    #[test]
     fn a_journal_of_no_entries_records_nothing() {
         let journal = Journal::new(0);
         journal.record(entry("/a"));
