@@ -71,10 +71,18 @@ impl Recorder {
         Ok(Recorder { dir: dir.to_path_buf(), inner: Mutex::new(Inner::default()) })
     }
 
-    /// Adds one exchange as a step (the file is made at the first).
+    /// Adds one exchange as a step (the file is made at the first); past `MAX_STEPS`, the
+    /// recording stops, saying so in the file and the log.
     pub fn record(&self, exchange: Exchange) {
         let mut inner = self.inner.lock();
         if inner.failed {
+            return;
+        }
+        if inner.steps >= MAX_STEPS {
+            inner.failed = true;
+            let end = format!("      # the recording stopped after {MAX_STEPS} exchanges\n");
+            let _ = self.write(&mut inner, &end);
+            tracing::warn!("--record: stopped after {MAX_STEPS} exchanges; restart the proxy for a new file");
             return;
         }
         let lines = step_lines(&mut inner, exchange);
@@ -97,6 +105,9 @@ impl Recorder {
         file.flush()
     }
 }
+
+/// The most exchanges one file records.
+pub const MAX_STEPS: usize = 10_000;
 
 const HEADER: &str = "\
 # Exchanges recorded by reference-server --proxy-to, one step each, in the order they finished.
@@ -234,6 +245,32 @@ fn escaped(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_recording_stops_after_its_bound() {
+        let dir = std::env::temp_dir().join(format!("reference-server-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let recorder = Recorder::new(&dir).unwrap();
+        let query = Params::new();
+        for _ in 0..MAX_STEPS + 5 {
+            recorder.record(Exchange {
+                method: "GET",
+                target: Ok(("/events".to_string(), None)),
+                query: &query,
+                content_type: None,
+                body: b"",
+                credentials: Credentials::None,
+                status: 200,
+                created: None,
+            });
+        }
+        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().path()).collect();
+        let text = std::fs::read_to_string(&files[0]).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(files.len(), 1);
+        assert_eq!(text.lines().filter(|line| line.starts_with("      - ")).count(), MAX_STEPS);
+        assert!(text.ends_with(&format!("# the recording stopped after {MAX_STEPS} exchanges\n")));
+    }
 
     #[test]
     fn ids_become_variables_and_braces_are_escaped() {
