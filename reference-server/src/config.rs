@@ -199,6 +199,11 @@ pub struct Config {
     pub journal_size: usize,
     /// Stub files (`--stub`, YAML or JSON): stubbed answers from the start.
     pub stub_files: Vec<PathBuf>,
+    /// The checking proxy: forward every request of the interface to this real site's
+    /// `{base_url}` (`https://example.org/wp-json`) and check each exchange (see `proxy`).
+    pub proxy_to: Option<String>,
+    /// With `proxy_to`: write the exchanges as a case file into this folder.
+    pub record: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -225,6 +230,8 @@ impl Default for Config {
             fault_seed: 0,
             journal_size: 1000,
             stub_files: Vec::new(),
+            proxy_to: None,
+            record: None,
         }
     }
 }

@@ -183,6 +183,7 @@ pub fn record(journal: &Journal, prefix: &Prefix, seen: Seen, status: Option<u16
         cors: seen.cors,
         stub: seen.stub,
         bodies: seen.bodies.map(std::sync::Arc::new),
+        findings: Vec::new(),
     };
     if entry.code.as_deref() == Some("rest_no_route") {
         let (reason, hint) = hints::no_route(seen.method, seen.uri.path(), seen.query, prefix);

@@ -37,6 +37,9 @@
 //!   written back by the admin API's export.
 //! - `admin`: the admin API under `/__admin` (`--admin`), with its OpenAPI document.
 //! - `pages`: the calendar page at `/` and the journal page, plain HTML, CSS and JavaScript.
+//! - `proxy`: the checking proxy (`--proxy-to URL`): forwards the interface's requests to a real
+//!   site, checks each exchange against the interface table and `/doc`, notes findings in the
+//!   journal, and with `--record DIR` writes the exchanges as a case file.
 //!
 //! # Floors
 //! The modules stand on floors: each uses only modules on lower floors, and no two modules of
@@ -45,7 +48,8 @@
 //! errors and costs; faults and connections; configuration; authentication; the model; the
 //! render cache; the store; the app state and the durable state; access rules, `/doc`, refusal
 //! reasons and seeding; validation; HTTP helpers and views; the API handlers and the journal;
-//! fixtures, then stubs (which read their files as fixtures are read); the developer tools; the pages; the admin API; the server. A piece that two modules share
+//! fixtures, then stubs (which read their files as fixtures are read); the developer tools and
+//! the checking proxy; the pages; the admin API; the server. A piece that two modules share
 //! belongs one floor below both.
 //!
 //! The library's entry point is [`serve`]: it binds, starts answering in the background and
@@ -76,6 +80,7 @@ pub mod interface;
 mod journal;
 mod model;
 mod pages;
+mod proxy;
 mod reasons;
 mod request_log;
 mod seed;

@@ -100,6 +100,16 @@ struct Cli {
     /// list of them, as the admin API's POST /__admin/stubs takes them.
     #[arg(long = "stub", value_name = "FILE")]
     stub_files: Vec<std::path::PathBuf>,
+    /// Be a checking proxy in front of a real site: forward every request under the REST root
+    /// to URL (the site's base URL, e.g. https://example.org/wp-json), return its answer
+    /// unchanged, and note what breaks the interface (in the log; with --admin, in the journal).
+    #[arg(long, value_name = "URL")]
+    proxy_to: Option<String>,
+    /// With --proxy-to: write the exchanges into this folder as a case file that the
+    /// conformance runner replays (conformance --cases DIR --base-url ...). No credentials are
+    /// written: a request with those of a --user is recorded with that user's role.
+    #[arg(long, value_name = "DIR", requires = "proxy_to")]
+    record: Option<PathBuf>,
 }
 
 /// A duration in seconds, fractions allowed (`0.5`); shorter than 0.1 s, no client could
@@ -170,6 +180,8 @@ async fn main() -> ExitCode {
         fault_seed: cli.fault_seed,
         journal_size: cli.journal_size.min(100_000),
         stub_files: cli.stub_files,
+        proxy_to: cli.proxy_to,
+        record: cli.record,
     };
     let server = match serve(config).await {
         Ok(server) => server,

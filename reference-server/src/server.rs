@@ -119,6 +119,8 @@ pub(crate) struct Shared {
     link: HeaderValue,
     /// The site address's path (`/blog` for `http://host/blog`), or empty.
     site_path: String,
+    /// `--proxy-to`: the interface's requests go to a real site (see `proxy`).
+    proxy: Option<crate::proxy::Proxy>,
 }
 
 /// Binds `config.listen` and starts serving in the background.
@@ -159,13 +161,14 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         .map_err(|_| invalid(format!("the site address {site_url:?} cannot be written in a Link header")))?;
     let site_path = site_path(&site_url);
     let budget = BodyBudget::new(limits.body_memory);
+    let proxy = crate::proxy::Proxy::new(&app).map_err(invalid)?;
     let shared = share(app, opening, |app, mut tools| {
         tools.fixture = fixture;
         // `read_files` keeps to the bound: the stubs of the files fit.
         if let Err(message) = tools.stubs.add(stubs) {
             tracing::warn!("--stub: {message}");
         }
-        Shared { app, budget, stream, tools, link, site_path }
+        Shared { app, budget, stream, tools, link, site_path, proxy }
     })
     .map_err(invalid)?;
     if shared.tools.admin && !addr.ip().is_loopback() {
@@ -392,9 +395,10 @@ fn reserved_answer() -> Response<ServeBody> {
     response
 }
 
-/// One request: the site's pages and the admin API, or the interface's pipeline with the
-/// faults that apply to it, the wait for durability and its journal entry. Every error is an
-/// envelope; `Err` is a connection a fault drops without an answer.
+/// One request: the site's pages and the admin API, the real site's answer through the checking
+/// proxy (`--proxy-to`), or the interface's pipeline with the faults that apply to it, the wait
+/// for durability and its journal entry. Every error is an envelope; `Err` is a connection a
+/// fault drops without an answer.
 async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<ServeBody>, Dropped> {
     let started = std::time::Instant::now();
     let app = &shared.app;
@@ -410,6 +414,9 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         }
         Err(request) => request,
     };
+    if let Some(proxy) = &shared.proxy {
+        return Ok(proxied(shared, proxy, request).await.map(ServeBody::from));
+    }
     let query = parse_form(uri.query().unwrap_or(""));
     let effective = effective_method(&method, &query, request.headers());
     let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
@@ -471,6 +478,15 @@ async fn journal(
     let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
     devtools::record(journal, prefix, seen, status, refusal);
     outcome
+}
+
+/// The real site's answer, through the checking proxy (`--proxy-to`).
+async fn proxied(shared: &Shared, proxy: &crate::proxy::Proxy, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    let app = &shared.app;
+    let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
+    let journal = shared.tools.admin.then_some(&shared.tools.journal);
+    let local = crate::proxy::Local { app, budget: &shared.budget, journal, prefix };
+    crate::proxy::handle(proxy, local, request).await
 }
 
 /// The answer of one of the site's pages or of the admin API; the request back when it is

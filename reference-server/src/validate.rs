@@ -259,7 +259,7 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
 }
 
 /// The type check and coercion of the CMS's schema validation.
-fn coerce(spec: &Arg, value: &Value) -> Result<Value, InvalidParam> {
+pub(crate) fn coerce(spec: &Arg, value: &Value) -> Result<Value, InvalidParam> {
     let wrong = || InvalidParam::wrong_type(spec.name, spec.ty.name().unwrap_or("string"));
     if !spec.enforced {
         return Ok(value.clone());
@@ -290,7 +290,31 @@ fn coerce(spec: &Arg, value: &Value) -> Result<Value, InvalidParam> {
     }
 }
 
-fn check_rule(ctx: &Ctx, data: &Data, resource: Resource, spec: &Arg, value: &Value) -> Result<(), InvalidParam> {
+/// Whether a rule's verdict depends on the store, the user or the server's extensions (an ID
+/// that must exist, a status list the user may ask for): the checking proxy, which does not
+/// know the real site's, leaves those to the site.
+pub(crate) fn needs_state(rule: Rule) -> bool {
+    !matches!(
+        rule,
+        Rule::None
+            | Rule::PositiveInt
+            | Rule::PositiveIntList
+            | Rule::Time
+            | Rule::NonEmpty
+            | Rule::StringOrEmpty
+            | Rule::PostStatus
+            | Rule::TimezoneOrEmpty
+            | Rule::UrlOrEmpty
+    )
+}
+
+pub(crate) fn check_rule(
+    ctx: &Ctx,
+    data: &Data,
+    resource: Resource,
+    spec: &Arg,
+    value: &Value,
+) -> Result<(), InvalidParam> {
     let plain = || InvalidParam::plain(spec.name);
     let ok = match spec.rule {
         Rule::None => true,

@@ -14,6 +14,7 @@ mod freedoms;
 mod gate;
 mod hostile;
 mod no_false_pass;
+mod proxy_record;
 mod renamed;
 mod repro;
 mod schema;

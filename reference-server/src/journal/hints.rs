@@ -139,6 +139,12 @@ fn outside_hint(path: &str, prefix: &Prefix) -> Option<String> {
     Some(format!("the interface is at {root}/{namespace}"))
 }
 
+/// The edit distance between a known name and a name a request used, if small enough to be a
+/// slip (`star_date` for `start_date`): the proxy's hint for an unknown parameter.
+pub fn distance(known: &str, given: &str) -> Option<usize> {
+    close(known, given)
+}
+
 /// The edit distance between a route's literal segment and a request's, if small enough to be
 /// a slip (case does not count; one edit per four letters, at least one; `event` for `events`).
 fn close(want: &str, got: &str) -> Option<usize> {

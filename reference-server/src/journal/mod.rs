@@ -49,7 +49,34 @@ pub struct Entry {
     /// not in lists.
     #[serde(skip)]
     pub bodies: Option<std::sync::Arc<bodies::Bodies>>,
+    /// What the checking proxy (`--proxy-to`) found wrong with the request or the site's
+    /// answer; absent when nothing was (and on every entry of a server that is not a proxy).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
 }
+
+/// One way an exchange through the checking proxy breaks the interface.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Finding {
+    /// `request`: the client sent something the interface does not take; `answer`: the site
+    /// answered otherwise than the interface says.
+    pub side: Side,
+    /// What is wrong, in words.
+    pub reason: String,
+    /// A near miss (`did you mean start_date?`), when there is one.
+    pub hint: Option<String>,
+}
+
+/// Which side of an exchange a finding is about.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Request,
+    Answer,
+}
+
+/// The most findings an entry keeps (the rest are counted in the last one).
+pub const MAX_FINDINGS: usize = 16;
 
 /// The longest path, reason, hint, user, fault or CORS note an entry keeps, in bytes.
 pub const MAX_TEXT: usize = 2048;
@@ -71,6 +98,18 @@ impl Entry {
                 cut(text);
             }
         }
+        if self.findings.len() > MAX_FINDINGS {
+            let more = self.findings.len() - (MAX_FINDINGS - 1);
+            self.findings.truncate(MAX_FINDINGS - 1);
+            let side = self.findings.last().map_or(Side::Request, |finding| finding.side);
+            self.findings.push(Finding { side, reason: format!("and {more} more findings"), hint: None });
+        }
+        for finding in &mut self.findings {
+            cut(&mut finding.reason);
+            if let Some(hint) = finding.hint.as_mut() {
+                cut(hint);
+            }
+        }
         self
     }
 
@@ -84,7 +123,12 @@ impl Entry {
     fn light_bytes(&self) -> usize {
         let optional = [&self.user, &self.code, &self.reason, &self.hint, &self.fault, &self.cors, &self.stub];
         let texts: usize = optional.iter().map(|text| text.as_ref().map_or(0, String::capacity)).sum();
-        200 + self.path.capacity() + self.method.capacity() + self.time.capacity() + texts
+        let findings: usize = self
+            .findings
+            .iter()
+            .map(|finding| 40 + finding.reason.capacity() + finding.hint.as_ref().map_or(0, String::capacity))
+            .sum();
+        200 + self.path.capacity() + self.method.capacity() + self.time.capacity() + texts + findings
     }
 }
 
@@ -257,6 +301,23 @@ mod tests {
         let response = last.bodies.expect("its bodies").response.clone().expect("a response");
         assert_eq!(response.text.len(), bodies::MAX_BODY);
         assert!(journal.get(1).is_none() && journal.get(11).is_none());
+    }
+
+    #[test]
+    fn findings_are_bounded_in_number_and_in_bytes() {
+        let journal = Journal::new(10);
+        let finding = |reason: String| Finding { side: Side::Answer, reason, hint: Some("é".repeat(3000)) };
+        let findings = (0..40).map(|n| finding(format!("{n} {}", "x".repeat(5000)))).collect();
+        journal.record(Entry { findings, ..entry("/a") });
+        let kept = journal.read(Some(0), 10).entries.remove(0).findings;
+        assert_eq!(kept.len(), MAX_FINDINGS);
+        assert_eq!(kept[MAX_FINDINGS - 1].reason, format!("and {} more findings", 40 - (MAX_FINDINGS - 1)));
+        for finding in &kept {
+            assert!(
+                finding.reason.len() <= MAX_TEXT && finding.hint.as_ref().is_none_or(|hint| hint.len() <= MAX_TEXT)
+            );
+        }
+        assert!(journal.bytes() < MAX_FINDINGS * (2 * MAX_TEXT + 40) + 400, "{}", journal.bytes());
     }
 
     #[test]

@@ -41,6 +41,10 @@
       var text = entry.reason + (entry.hint ? ' — ' + entry.hint : '');
       parts.push(el('span', { 'class': 'reason' }, [text]));
     }
+    (entry.findings || []).forEach(function (finding) {
+      var text = finding.side + ': ' + finding.reason + (finding.hint ? ' — ' + finding.hint : '');
+      parts.push(el('span', { 'class': 'finding ' + (finding.side === 'answer' ? 'answer' : 'request') }, [text]));
+    });
     if (entry.code) parts.push(el('code', { 'class': 'code' }, [entry.code]));
     return parts;
   }
@@ -59,7 +63,8 @@
 
   function row(entry) {
     var time = String(entry.time || '').slice(11, 23);
-    var tr = el('tr', { 'class': 'entry ' + statusClass(entry.status), 'data-seq': String(entry.seq) }, [
+    var found = entry.findings && entry.findings.length ? ' found' : '';
+    var tr = el('tr', { 'class': 'entry ' + statusClass(entry.status) + found, 'data-seq': String(entry.seq) }, [
       el('td', { 'class': 'seq' }, [String(entry.seq)]),
       el('td', { 'class': 'time' }, [time]),
       el('td', { 'class': 'method' }, [entry.method || '']),
@@ -69,8 +74,12 @@
       el('td', { 'class': 'ms' }, [String(entry.duration_ms)]),
       el('td', { 'class': 'why' }, why(entry))
     ]);
-    tr.setAttribute('data-search', [entry.method, entry.path, entry.user, entry.status, entry.reason, entry.hint, entry.fault, entry.cors, entry.code, entry.stub].join(' ').toLowerCase());
+    tr.setAttribute('data-search', [entry.method, entry.path, entry.user, entry.status, entry.reason, entry.hint, entry.fault, entry.cors, entry.code, entry.stub, findingsText(entry)].join(' ').toLowerCase());
     return tr;
+  }
+
+  function findingsText(entry) {
+    return (entry.findings || []).map(function (finding) { return finding.reason + ' ' + (finding.hint || ''); }).join(' ');
   }
 
   // One kept body as text (never HTML), with its length and whether it was cut or redacted.
@@ -131,7 +140,7 @@
     if (tr.className === 'gap' || tr.className === 'bodies') return;
     var refusalsOnly = $('refusals-only').checked;
     var needle = $('filter').value.trim().toLowerCase();
-    var refused = /\b(s4|s5|dropped)\b/.test(tr.className);
+    var refused = /\b(s4|s5|dropped|found)\b/.test(tr.className);
     var shown = (!refusalsOnly || refused) && (!needle || tr.getAttribute('data-search').indexOf(needle) >= 0);
     tr.hidden = !shown;
     var next = tr.nextSibling;

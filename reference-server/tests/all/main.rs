@@ -24,6 +24,7 @@ mod journal;
 mod languages;
 mod pages;
 mod protocol;
+mod proxy;
 mod robustness;
 mod state;
 mod stubs;
