@@ -42,6 +42,16 @@ impl Step {
         self.op == Op::Create
     }
 
+    /// The route, IDs aside: `/events/{{id_3}}` and `/events/9999999` are `/events/{id}`.
+    pub fn route(&self) -> String {
+        let segments: Vec<&str> = self
+            .path
+            .split('/')
+            .map(|s| if s.starts_with("{{id_") || s == UNKNOWN_ID.to_string() { "{id}" } else { s })
+            .collect();
+        segments.join("/")
+    }
+
     /// The labels of the steps whose IDs this step uses.
     pub fn uses(&self) -> Vec<usize> {
         let mut text = self.path.clone();

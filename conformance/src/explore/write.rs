@@ -85,9 +85,13 @@ fn route(step: &Step) -> String {
 }
 
 /// The section a case of this finding cites: the interface's routes for must; for should, the
-/// errors (S2), the lists (S5), the writes (S6) or the representations (S4).
+/// errors (S2), the lists (S5), the writes (S6) or the representations (S4); for may, the `D`
+/// section of the decision that explains it.
 fn spec_of(finding: &Finding, step: &Step) -> &'static str {
     use reference_server::interface::Op;
+    if let (Level::May, Some(section)) = (finding.level, finding.section) {
+        return section;
+    }
     match (finding.level, finding.difference.kind, step.op) {
         (Level::Must, _, _) => "4.1",
         (_, Kind::Status | Kind::Code, _) => "S2",

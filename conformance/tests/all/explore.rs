@@ -32,6 +32,9 @@ enum Fault {
     /// No `geo_lat` or `geo_lng` in any answer: an implementation without the coordinates the
     /// reference server adds to venues (a may difference: reported, not failing).
     NoCoordinates,
+    /// An event update that leaves `sticky` out resets it to false, as real sites do: a
+    /// difference the reference's decision D16 explains (may: reported, not stopping, not failing).
+    StickyResetOnUpdate,
 }
 
 /// `value` without any `geo_lat` or `geo_lng` key, at any depth.
@@ -77,6 +80,9 @@ impl Fault {
                 if let Some(Value::Array(tags)) = body.get_mut("tags") {
                     tags.truncate(1);
                 }
+            }
+            Fault::StickyResetOnUpdate if update && !body.contains_key("sticky") => {
+                body.insert("sticky".into(), Value::Bool(false));
             }
             Fault::LoneEndDateIgnored if update && !body.contains_key("start_date") => {
                 body.remove("end_date");
@@ -278,25 +284,40 @@ fn finds(fault: Fault, seed: u64, max_steps: u64) {
 #[test]
 fn tags_keeping_only_their_first_is_found() {
     finds(Fault::TagsFirstOnly, 1, 3000);
-    // --keep-going goes on after the first difference, shrinking and writing each one.
+}
+
+#[test]
+fn keep_going_shrinks_each_distinct_difference_once_and_summarises() {
     let stack = stack(Some(Fault::TagsFirstOnly));
     let out = common::temp("explore-keep-going");
+    let start = std::time::Instant::now();
     let output = Command::new(env!("CARGO_BIN_EXE_conformance"))
-        .args(["explore", "--base-url", &stack.base_url, "--steps", "300", "--keep-going", "--shrink-budget", "5"])
+        .args(["explore", "--base-url", &stack.base_url, "--steps", "300", "--keep-going"])
+        .args(["--shrink-budget", "1000", "--shrink-time", "1s"])
         .args(auth_args())
         .arg("--out")
         .arg(&*out)
         .output()
         .unwrap();
+    let took = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{stdout}");
-    let found = stdout.matches("difference at step ").count();
-    assert!(found >= 2 && stdout.contains("300 steps in"), "{stdout}");
-    // Later differences may follow from the first (the two stores differ from then on): those
-    // that a replay from the start does not show again are reported, not written.
+    assert_eq!(output.status.code(), Some(1), "the differences fail the run:\n{stdout}");
+    assert!(stdout.contains("300 steps in"), "it went on to the end:\n{stdout}");
+    let distinct = number_after(&stdout, "distinct differences (").unwrap();
+    let total = stdout.split("; ").last().and_then(|t| t.split(' ').next()?.parse::<usize>().ok()).unwrap();
+    assert!(distinct >= 2 && total > distinct, "{total} differences, {distinct} distinct:\n{stdout}");
+    // Each distinct difference is printed and shrunk (or reported not shrunk) once...
+    let printed = stdout.matches(" (should): ").count() + stdout.matches(" (must): ").count();
+    assert_eq!(printed, distinct, "{stdout}");
     let (shrunk, not_shrunk) = (stdout.matches("shrunk from ").count(), stdout.matches("not shrunk: ").count());
-    assert_eq!(shrunk + not_shrunk, found, "{stdout}");
-    assert_eq!(std::fs::read_dir(&*out).unwrap().count(), shrunk, "a case per shrunk difference:\n{stdout}");
+    assert_eq!(shrunk + not_shrunk, distinct, "{stdout}");
+    // ...within the time given (1 s each, and the replay under way), and the summary names each case.
+    assert!(took < Duration::from_secs(30 + 10 * distinct as u64), "{took:?}:\n{stdout}");
+    let summary = stdout.split("distinct differences").nth(1).unwrap();
+    assert_eq!(summary.matches("\n  should ").count() + summary.matches("\n  must ").count(), distinct, "{stdout}");
+    let written = summary.matches("written to ").count();
+    assert_eq!(std::fs::read_dir(&*out).unwrap().count(), written, "a case per shrunk difference:\n{stdout}");
+    assert_eq!(written, shrunk, "{stdout}");
 }
 
 #[test]
@@ -320,10 +341,25 @@ fn a_field_of_the_reference_server_alone_is_reported_at_may_level() {
     let out = common::temp("explore-may");
     let (code, output) = explore(&stack.base_url, 1, 300, &out);
     assert_eq!(code, 0, "a may difference does not fail:\n{output}");
-    assert!(output.contains("(may)") && output.contains("geo_l"), "{output}");
+    assert!(output.contains("(may, D27)") && output.contains("geo_l"), "{output}");
     let may = output.split("must or should level, ").nth(1).and_then(|t| t.split(' ').next()?.parse::<usize>().ok());
     assert!(may.is_some_and(|n| n > 5), "{output}");
     assert_eq!(output.matches("difference at step").count(), 5, "the first 5 are printed:\n{output}");
+    assert_eq!(std::fs::read_dir(&*out).unwrap().count(), 0, "no case written");
+}
+
+#[test]
+fn a_difference_one_of_the_references_decisions_explains_is_may() {
+    let stack = stack(Some(Fault::StickyResetOnUpdate));
+    let out = common::temp("explore-decision");
+    let (code, output) = explore(&stack.base_url, 1, 1500, &out);
+    assert_eq!(code, 0, "a difference of a D decision does not fail:\n{output}");
+    assert!(output.contains("1500 steps in"), "nor stop the run:\n{output}");
+    assert!(output.contains("(may, D16)") && output.contains("sticky"), "{output}");
+    // The update's answer, and the later reads and lists of that event, all at may level.
+    let may = output.split("must or should level, ").nth(1).and_then(|t| t.split(' ').next()?.parse::<usize>().ok());
+    assert!(may.is_some_and(|n| n > 5), "{output}");
+    assert!(!output.contains("(should") && !output.contains("(must"), "{output}");
     assert_eq!(std::fs::read_dir(&*out).unwrap().count(), 0, "no case written");
 }
 
