@@ -106,11 +106,14 @@ impl Explained {
     /// Judges an exchange: a should difference at a field already explained becomes may; each
     /// may difference with a section explains its field from now on.
     pub fn judge(&mut self, step: &Step, compared: &Compared, legs: &[Leg; 2]) -> Option<Finding> {
+        let mut all = findings(step, compared, legs);
+        if all.is_empty() {
+            return None;
+        }
         let reference = match &legs[1] {
             Leg::Answered(answer) => serde_json::from_str::<Value>(&answer.text).ok(),
             Leg::Unanswered(_) => None,
         };
-        let mut all = findings(step, compared, legs);
         for f in &mut all {
             let Some(key) = reference.as_ref().and_then(|body| item_field(body, &f.difference.path, step)) else {
                 continue;

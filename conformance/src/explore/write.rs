@@ -109,9 +109,10 @@ struct Writer<'a> {
     dates: Vec<(String, String)>,
 }
 
-/// The dates from 100 days before `now` to 800 days after, with their templates.
+/// The dates from 500 days before `now` to 800 days after, with their templates (the generator's
+/// publication dates go back 400 days, event dates 60).
 fn dates_around(now: DateTime<Utc>) -> Vec<(String, String)> {
-    (-100i64..=800)
+    (-500i64..=800)
         .filter_map(|n| {
             let day = if n >= 0 {
                 now.checked_add_days(Days::new(n as u64))
@@ -141,9 +142,15 @@ impl Writer<'_> {
         Value::Object(request)
     }
 
-    /// `{{token}}` → `{{case_id}}`; an `{{id_N}}` the reference never gave → the unknown ID.
+    /// `{{token}}` → `{{case_id}}`; `{{slug_N}}` → `sN-{{case_id}}`; an `{{id_N}}` the reference
+    /// never gave → the unknown ID.
     fn text(&self, text: &str) -> String {
         let mut out = text.replace("{{token}}", "{{case_id}}");
+        while let Some(at) = out.find("{{slug_") {
+            let Some(end) = out[at..].find("}}") else { break };
+            let label = out[at + 7..at + end].to_string();
+            out.replace_range(at..at + end + 2, &format!("s{label}-{{{{case_id}}}}"));
+        }
         for label in Step::labels_in(text) {
             if !self.ids.contains_key(&label) {
                 out = out.replace(&format!("{{{{id_{label}}}}}"), &UNKNOWN_ID.to_string());
