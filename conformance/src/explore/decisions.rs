@@ -272,8 +272,11 @@ mod tests {
                 assert!(covering(&read, &d).is_some(), "{} of {resource:?}", arg.name);
             }
         }
+        let behaviour = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/behaviour.md")).unwrap();
         for row in DECISIONS {
             assert!(row.section.starts_with('D') && !row.what.is_empty(), "{row:?}");
+            let heading = format!("\n### {} ", row.section);
+            assert!(behaviour.contains(&heading), "{} is a section of docs/behaviour.md", row.section);
         }
     }
 }
