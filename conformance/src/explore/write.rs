@@ -239,3 +239,34 @@ fn type_name(value: &Value) -> &'static str {
         Value::Null => "null",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::differential::compare::Difference;
+    use reference_server::interface::{Op, Resource};
+
+    #[test]
+    fn a_case_cites_the_section_of_its_level() {
+        let step = Step {
+            label: 0,
+            role: None,
+            method: "POST",
+            resource: Resource::Events,
+            op: Op::Update,
+            path: "/events/{{id_0}}".into(),
+            query: Vec::new(),
+            body: None,
+            invalid: false,
+        };
+        let finding = |level, kind, section| Finding {
+            level,
+            difference: Difference { path: "$.sticky".into(), kind, a: "false".into(), b: "true".into() },
+            section,
+        };
+        assert_eq!(spec_of(&finding(Level::May, Kind::Value, Some("D16")), &step), "D16");
+        assert_eq!(spec_of(&finding(Level::Should, Kind::Value, None), &step), "S6");
+        assert_eq!(spec_of(&finding(Level::Should, Kind::Code, None), &step), "S2");
+        assert_eq!(spec_of(&finding(Level::Must, Kind::Status, None), &step), "4.1");
+    }
+}
