@@ -1,7 +1,8 @@
 //! The reference server's own decisions (the `D` sections of docs/behaviour.md) that a
 //! generated sequence can meet, as data: each row says which differences come from one decision,
 //! so that [`super::judge`] reports them at may level (never failing, never stopping a run)
-//! with that section, instead of at should level.
+//! with that section, instead of at should level (or must, for a row that names the `status`
+//! kind: a decision that changes the status class, such as D13).
 //!
 //! A row matches a difference when every condition it gives holds (an empty list is no
 //! condition). A row is about what the implementation may do differently; it never covers a
@@ -36,6 +37,8 @@ pub struct Decision {
     pub carries: &'static [&'static str],
     /// The differing field is not in the request's body (what an update leaves out).
     pub uncarried: bool,
+    /// The step goes through a by-slug route.
+    pub by_slug: bool,
     /// The implementation's value (as the comparison shows it, JSON) is one of these.
     pub a_values: &'static [&'static str],
     /// The reference's value is one of these (`absent`: an item or key it does not have).
@@ -52,6 +55,7 @@ const NONE: Decision = Decision {
     fields: &[],
     carries: &[],
     uncarried: false,
+    by_slug: false,
     a_values: &[],
     b_values: &[],
 };
@@ -109,6 +113,18 @@ pub const DECISIONS: &[Decision] = &[
         roles: &["author", "contributor"],
         kinds: &[Kind::Item],
         b_values: &["absent"],
+        ..NONE
+    },
+    Decision {
+        section: "D13",
+        what: "by-slug writes check the item itself",
+        resources: POSTS,
+        ops: &[Op::Update, Op::Delete],
+        roles: &["author", "contributor"],
+        kinds: &[Kind::Status, Kind::Code],
+        by_slug: true,
+        // The implementation accepted (200, no error code); the reference refused.
+        a_values: &["200", "absent"],
         ..NONE
     },
     Decision {
@@ -183,6 +199,7 @@ impl Decision {
             && any(self.b_values, &d.b)
             && (self.carries.is_empty() || self.carries.iter().any(|c| carries(step, c)))
             && !(self.uncarried && step.body.as_ref().is_some_and(|b| b.contains_key(field)))
+            && (!self.by_slug || step.path.contains("/by-slug/"))
     }
 }
 
@@ -260,6 +277,13 @@ mod tests {
         assert_eq!(section(&author, &more), Some("D12"), "a real site lists others' drafts");
         assert_eq!(section(&author, &difference("$.events[1]", Kind::Item, "absent")), None, "one missing is should");
         assert_eq!(section(&plain, &more), None);
+        let mut by_slug = step(Resource::Events, Op::Update, "contributor", Some(json!({"title": "t"})), &[]);
+        by_slug.path = "/events/by-slug/{{slug_3}}".into();
+        assert_eq!(section(&by_slug, &difference("status", Kind::Status, "200")), Some("D13"));
+        assert_eq!(section(&by_slug, &difference("$.code", Kind::Code, "absent")), Some("D13"));
+        assert_eq!(section(&by_slug, &difference("status", Kind::Status, "404 (x)")), None);
+        let by_id = step(Resource::Events, Op::Update, "contributor", Some(json!({"title": "t"})), &[]);
+        assert_eq!(section(&by_id, &difference("status", Kind::Status, "200")), None, "by ID it is S3.2");
     }
 
     #[test]

@@ -89,7 +89,10 @@ fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> 
         (Kind::Status, [None, _] | [_, None]) => Level::Must,
         _ => level,
     };
-    let section = covering(step, difference).filter(|_| level == Level::Should).map(|row| row.section);
+    // A row turns a should difference into may, and a must one only when it names its kind.
+    let covered =
+        covering(step, difference).filter(|row| level == Level::Should || row.kinds.contains(&difference.kind));
+    let section = covered.filter(|_| difference.kind != Kind::Answer).map(|row| row.section);
     let level = if section.is_some() { Level::May } else { level };
     Some(Finding { level, difference: difference.clone(), section })
 }
@@ -251,6 +254,13 @@ mod tests {
         let list = compared(&[(Kind::Value, "$.events[1].featured")]);
         let listed = answered(200, json!({"events": [{"id": 8}, {"id": 7, "featured": true}]}));
         assert_eq!(explained.judge(&read, &list, &[leg(200), listed]).unwrap().level, Level::May);
+        let mut slug = step(Op::Update, Some(json!({"title": "t"})));
+        (slug.path, slug.role) = ("/events/by-slug/{{slug_1}}".into(), Some("author".into()));
+        let mut refused = compared(&[(Kind::Status, "status"), (Kind::Code, "$.code")]);
+        refused.differences[0].a = "200".into();
+        refused.differences[1].a = "absent".into();
+        let finding = judge(&slug, &refused, &[leg(200), leg(403)]).unwrap();
+        assert_eq!((finding.level, finding.section), (Level::May, Some("D13")), "a decision's own status class");
         let title = compared(&[(Kind::Value, "$.title")]);
         assert_eq!(explained.judge(&read, &title, &[leg(200), event(7)]).unwrap().level, Level::Should);
     }
