@@ -42,6 +42,20 @@ impl Step {
         self.op == Op::Create
     }
 
+    /// The route, IDs aside: `/events/{{id_3}}` and `/events/9999999` are `/events/{id}`.
+    pub fn route(&self) -> String {
+        let segments: Vec<&str> = self
+            .path
+            .split('/')
+            .map(|s| match s {
+                _ if s.starts_with("{{id_") || s == UNKNOWN_ID.to_string() => "{id}",
+                _ if s.starts_with("{{slug_") => "{slug}",
+                _ => s,
+            })
+            .collect();
+        segments.join("/")
+    }
+
     /// The labels of the steps whose IDs this step uses.
     pub fn uses(&self) -> Vec<usize> {
         let mut text = self.path.clone();
@@ -49,23 +63,43 @@ impl Step {
         if let Some(body) = &self.body {
             text.push_str(&Value::Object(body.clone()).to_string());
         }
-        Step::labels_in(&text)
+        Step::linked_in(&text)
     }
 
     /// The labels of the `{{id_N}}` templates in `text`.
     pub fn labels_in(text: &str) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut rest = text;
-        while let Some(at) = rest.find("{{id_") {
-            rest = &rest[at + 5..];
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            if let Ok(n) = digits.parse() {
-                out.push(n);
-            }
+        labels_after(text, "{{id_")
+    }
+
+    /// The labels of the `{{id_N}}` and `{{slug_N}}` templates in `text`, in their order.
+    fn linked_in(text: &str) -> Vec<usize> {
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        for prefix in ["{{id_", "{{slug_"] {
+            let starts = text.match_indices(prefix).map(|(at, _)| at);
+            found.extend(starts.filter_map(|at| Some((at, *labels_after(&text[at..], prefix).first()?))));
         }
-        out
+        found.sort();
+        found.into_iter().map(|(_, label)| label).collect()
     }
 }
+
+/// The labels after each `prefix` in `text` (`{{id_` → the 3 of `{{id_3}}`).
+fn labels_after(text: &str, prefix: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        rest = &rest[at + prefix.len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if let Ok(n) = digits.parse() {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// The language parameter's name in a step's query: sent under the implementation's own name
+/// (`--language-param`), as a case file's top-level `multilingual_language` key is.
+pub const LANGUAGE_PARAM: &str = "multilingual_language";
 
 /// What the generator knows of the sequence so far.
 pub struct Generator {
@@ -77,15 +111,19 @@ pub struct Generator {
     made: Vec<(Resource, usize, bool)>,
     /// An event's start (day offset, hour) as last sent.
     starts: BTreeMap<usize, (i64, i64)>,
+    /// The creates that gave a slug (`{{slug_N}}`): the by-slug routes address them.
+    slugged: Vec<usize>,
 }
 
 const RESOURCES: [Resource; 5] =
     [Resource::Events, Resource::Venues, Resource::Organizers, Resource::Categories, Resource::Tags];
+/// The resources with by-slug routes.
+const BY_SLUG: [Resource; 3] = [Resource::Events, Resource::Venues, Resource::Organizers];
 const WORDS: [&str; 12] = [
     "jazz", "river", "market", "lantern", "harbour", "summit", "garden", "violet", "echo", "meadow", "atlas", "copper",
 ];
 /// Write fields left out: they depend on the site (users, images, clocks) or hide the item.
-const SKIPPED: [&str; 8] = ["author", "date", "date_utc", "image", "password", "post_parent", "slug", "ticketed"];
+const SKIPPED: [&str; 7] = ["author", "date_utc", "image", "password", "post_parent", "slug", "ticketed"];
 
 impl Generator {
     /// A generator for `seed`, acting as `roles` (and anonymously), leaving out the arguments of
@@ -98,6 +136,7 @@ impl Generator {
             next: 0,
             made: Vec::new(),
             starts: BTreeMap::new(),
+            slugged: Vec::new(),
         }
     }
 
@@ -119,6 +158,7 @@ impl Generator {
         if self.rng.chance(10) {
             self.plant_invalid(&mut step);
         }
+        self.language(&mut step);
         if step.creates() {
             self.made.push((resource, label, false));
         }
@@ -176,8 +216,23 @@ impl Generator {
         if resource == Resource::Events {
             self.event_dates(label, &mut body, true);
         }
+        if BY_SLUG.contains(&resource) && self.rng.chance(30) {
+            body.insert("slug".into(), json!(format!("{{{{slug_{label}}}}}")));
+            self.slugged.push(label);
+        }
         step.body = Some(body);
         step
+    }
+
+    /// Now and then the language parameter on a read or a list: `en`, the language every item
+    /// of the run is in, and on reads by ID also `fr` (an item is found whatever its language).
+    fn language(&mut self, step: &mut Step) {
+        let value = match step.op {
+            Op::List | Op::Read if self.rng.chance(8) => "en",
+            Op::Read if step.path.contains("{{id_") && self.rng.chance(5) => "fr",
+            _ => return,
+        };
+        step.query.push((LANGUAGE_PARAM.to_string(), value.to_string()));
     }
 
     fn update(&mut self, label: usize, resource: Resource, live: &[usize]) -> Step {
@@ -195,6 +250,11 @@ impl Generator {
             if let Some(value) = self.value(resource, &arg) {
                 body.insert(arg.name.to_string(), value);
             }
+        }
+        if resource == Resource::Events && self.rng.chance(8) {
+            // Sticky with a new publication date, as one update (drafts included).
+            body.insert("sticky".into(), json!(true));
+            body.insert("date".into(), json!(self.publication_date()));
         }
         if resource == Resource::Events && self.rng.chance(40) {
             if let Some(target) = target {
@@ -215,9 +275,13 @@ impl Generator {
     fn single(&mut self, label: usize, resource: Resource, live: &[usize], method: &'static str, op: Op) -> Step {
         let role = self.role(op != Op::Read);
         let mut step = self.step_of(label, role, method, resource, op);
+        let segment = resource.segment();
         step.path = match self.target(live) {
-            Some(target) if !self.rng.chance(5) => format!("/{}/{{{{id_{target}}}}}", resource.segment()),
-            _ => format!("/{}/{UNKNOWN_ID}", resource.segment()),
+            Some(target) if self.slugged.contains(&target) && self.rng.chance(40) => {
+                format!("/{segment}/by-slug/{{{{slug_{target}}}}}")
+            }
+            Some(target) if !self.rng.chance(5) => format!("/{segment}/{{{{id_{target}}}}}"),
+            _ => format!("/{segment}/{UNKNOWN_ID}"),
         };
         step
     }
@@ -292,13 +356,17 @@ impl Generator {
                 let words = self.words(2);
                 return Some(json!(format!("{words} {{{{token}}}}")));
             }
+            (_, "date") => return Some(json!(self.publication_date())),
             (Rule::Time, _) => return Some(json!(self.date(0, 400, 10))),
             (Rule::PostStatus, _) => return Some(json!(self.rng.pick(&["publish", "draft", "pending", "private"]))),
             (Rule::TimezoneOrEmpty, _) => {
                 return Some(json!(self.rng.pick(&["UTC", "Europe/Paris", "America/New_York", "UTC+2"])))
             }
             (Rule::UrlOrEmpty, _) => return Some(json!("https://example.org/{{token}}")),
+            // The interface's "array of integer" as a list now and then (`[12]`).
+            (Rule::VenueEntry, _) if self.rng.chance(30) => return self.one_ref(Resource::Venues).map(|v| json!([v])),
             (Rule::VenueEntry, _) => return self.one_ref(Resource::Venues),
+            (Rule::OrganizerEntry, _) if self.rng.chance(25) => return self.one_ref(Resource::Organizers),
             (Rule::OrganizerEntry, _) => return self.ref_list(Resource::Organizers),
             (Rule::TermList, _) => return self.one_ref(resource),
             (_, "email") => "mail@example.org".to_string(),
@@ -326,6 +394,12 @@ impl Generator {
     fn date(&mut self, low: i64, high: i64, past: u64) -> String {
         let days = if self.rng.chance(past) { -self.rng.range(1, 60) } else { self.rng.range(low, high) };
         format!("{} {:02}:00:00", day(days), self.rng.range(8, 20))
+    }
+
+    /// A publication date: mostly past, now and then a few days ahead (a scheduled item).
+    fn publication_date(&mut self) -> String {
+        let days = if self.rng.chance(15) { self.rng.range(1, 30) } else { -self.rng.range(1, 400) };
+        format!("{} {:02}:{:02}:00", day(days), self.rng.range(0, 23), self.rng.range(0, 59))
     }
 
     /// Start and end of an event: both (`whole`), or a lone `end_date` after its known start.
@@ -452,5 +526,31 @@ mod tests {
             assert!(steps.iter().any(|s| s.role.as_deref() == Some(role)));
         }
         assert!(steps.iter().any(|s| s.role.is_none()));
+    }
+
+    #[test]
+    fn sequences_use_the_by_slug_routes_languages_dates_and_list_forms() {
+        let steps = sequence(1, 2000);
+        let count = |f: &dyn Fn(&Step) -> bool| steps.iter().filter(|s| f(s)).count();
+        let body = |s: &Step, key: &str| s.body.as_ref().and_then(|b| b.get(key)).cloned();
+        for resource in BY_SLUG {
+            let by_slug = |s: &Step| s.resource == resource && s.path.contains("/by-slug/{{slug_");
+            assert!(count(&by_slug) >= 5, "{resource:?} by slug");
+            // A by-slug step addresses a create that gave that slug.
+            for step in steps.iter().filter(|s| by_slug(s)) {
+                let target = step.uses()[0];
+                let create = steps.iter().find(|s| s.label == target).unwrap();
+                assert_eq!(body(create, "slug"), Some(json!(format!("{{{{slug_{target}}}}}"))));
+            }
+        }
+        let language = |s: &Step| s.query.iter().any(|(n, _)| n == LANGUAGE_PARAM);
+        assert!(count(&language) >= 50, "{}", count(&language));
+        assert!(count(&|s| s.resource == Resource::Events && body(s, "date").is_some()) >= 30);
+        let sticky_dated = |s: &Step| s.op == Op::Update && body(s, "date").is_some() && body(s, "sticky").is_some();
+        assert!(count(&sticky_dated) >= 10, "{}", count(&sticky_dated));
+        assert!(count(&|s| body(s, "venue").is_some_and(|v| v.is_array())) >= 10);
+        assert!(count(&|s| body(s, "venue").is_some_and(|v| v.is_string())) >= 10);
+        assert!(count(&|s| body(s, "organizer").is_some_and(|v| v.is_string())) >= 5);
+        assert!(count(&|s| body(s, "organizer").is_some_and(|v| v.is_array())) >= 10);
     }
 }

@@ -4,12 +4,19 @@
 //!   5xx), or one side did not answer;
 //! - should: the exact status or error code, and the bodies' fields, a list's selection (items
 //!   on one side only) or order;
-//! - may (reported, never failing): a field the reference server adds to the interface (those
-//!   its interface table describes as its own: `password`, `post_parent`, `ticketed`,
-//!   `geo_lat`, `geo_lng`); the project's other decisions are not told apart from should yet;
+//! - may (reported, never failing, never stopping a run): a difference that one of the reference
+//!   server's own decisions explains, as the table of [`super::decisions`] says (the fields it
+//!   adds to the interface, an update that changes only what it carries, list links, …), and
+//!   what follows from it later: the same field of the same item in a later answer;
 //! - not judged: headers, a key only the implementation has (extra fields are a freedom), and the
 //!   payload of a refusal beyond its code (message, data).
 
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::decisions::{covering, last_key};
+use super::generate::Step;
 use crate::differential::compare::{path_shape, Compared, Difference, Kind, Leg};
 
 /// The level of a finding.
@@ -35,6 +42,8 @@ impl Level {
 pub struct Finding {
     pub level: Level,
     pub difference: Difference,
+    /// At may level, the `D` section of the decision that explains it.
+    pub section: Option<&'static str>,
 }
 
 impl Finding {
@@ -46,60 +55,137 @@ impl Finding {
 
 /// The most serious difference of an exchange, if any is judged: the first of its level, an
 /// `author` last (a user ID tells little: each site numbers its users its own way).
-pub fn judge(compared: &Compared, legs: &[Leg; 2]) -> Option<Finding> {
-    findings(compared, legs).into_iter().min_by_key(|f| (f.level, f.difference.path.ends_with("author")))
+pub fn judge(step: &Step, compared: &Compared, legs: &[Leg; 2]) -> Option<Finding> {
+    most_serious(findings(step, compared, legs))
+}
+
+fn most_serious(findings: Vec<Finding>) -> Option<Finding> {
+    findings.into_iter().min_by_key(|f| (f.level, f.difference.path.ends_with("author")))
 }
 
 /// Every judged difference of an exchange.
-pub fn findings(compared: &Compared, legs: &[Leg; 2]) -> Vec<Finding> {
+pub fn findings(step: &Step, compared: &Compared, legs: &[Leg; 2]) -> Vec<Finding> {
     let statuses = legs.each_ref().map(|leg| match leg {
         Leg::Answered(answer) => Some(answer.status),
         Leg::Unanswered(_) => None,
     });
-    compared
-        .differences
-        .iter()
-        .filter_map(|d| level_of(d, statuses).map(|level| Finding { level, difference: d.clone() }))
-        .collect()
+    compared.differences.iter().filter_map(|d| finding(step, d, statuses)).collect()
 }
 
-fn level_of(difference: &Difference, statuses: [Option<u16>; 2]) -> Option<Level> {
-    match difference.kind {
-        Kind::Answer => Some(Level::Must),
-        Kind::Status => match statuses {
-            [Some(a), Some(b)] if a / 100 == b / 100 => Some(Level::Should),
-            _ => Some(Level::Must),
-        },
-        Kind::Header => None,
+fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> Option<Finding> {
+    let both_refused = matches!(statuses, [Some(a), Some(b)] if a >= 400 && b >= 400);
+    let level = match difference.kind {
+        Kind::Answer => Level::Must,
+        Kind::Header => return None,
         // A key only the implementation has: extra fields are a freedom of the interface.
-        Kind::Key if difference.b == "absent" => None,
-        Kind::Code => Some(Level::Should),
+        Kind::Key if difference.b == "absent" => return None,
         // The rest of a refusal is its error payload (message, data): only its code is judged.
-        _ if matches!(statuses, [Some(a), Some(b)] if a >= 400 && b >= 400) => None,
-        _ if extension_field(&difference.path) => Some(Level::May),
-        _ => Some(Level::Should),
+        Kind::Code | Kind::Status => Level::Should,
+        _ if both_refused => return None,
+        _ => Level::Should,
+    };
+    let level = match (difference.kind, statuses) {
+        (Kind::Status, [Some(a), Some(b)]) if a / 100 != b / 100 => Level::Must,
+        (Kind::Status, [None, _] | [_, None]) => Level::Must,
+        _ => level,
+    };
+    // A row turns a should difference into may, and a must one only when it names its kind.
+    let covered =
+        covering(step, difference).filter(|row| level == Level::Should || row.kinds.contains(&difference.kind));
+    let section = covered.filter(|_| difference.kind != Kind::Answer).map(|row| row.section);
+    let level = if section.is_some() { Level::May } else { level };
+    Some(Finding { level, difference: difference.clone(), section })
+}
+
+/// The items and fields in which a may difference was seen, with its section: the same field
+/// of the same item differs in later answers as a consequence (an update that left `featured`
+/// out reset it on one side; every later read of that event shows it).
+#[derive(Default)]
+pub struct Explained {
+    seen: BTreeMap<(String, u64, String), &'static str>,
+}
+
+impl Explained {
+    /// Judges an exchange: a should difference at a field already explained becomes may; each
+    /// may difference with a section explains its field from now on.
+    pub fn judge(&mut self, step: &Step, compared: &Compared, legs: &[Leg; 2]) -> Option<Finding> {
+        let mut all = findings(step, compared, legs);
+        if all.is_empty() {
+            return None;
+        }
+        let reference = match &legs[1] {
+            Leg::Answered(answer) => serde_json::from_str::<Value>(&answer.text).ok(),
+            Leg::Unanswered(_) => None,
+        };
+        for f in &mut all {
+            let Some(key) = reference.as_ref().and_then(|body| item_field(body, &f.difference.path, step)) else {
+                continue;
+            };
+            match (f.level, f.section) {
+                (Level::May, Some(section)) => {
+                    self.seen.insert(key, section);
+                }
+                (Level::Should, None) if matches!(f.difference.kind, Kind::Value | Kind::Key) => {
+                    if let Some(&section) = self.seen.get(&key) {
+                        (f.level, f.section) = (Level::May, Some(section));
+                    }
+                }
+                _ => {}
+            }
+        }
+        most_serious(all)
     }
 }
 
-/// Whether `path` is in a field the reference server adds to the interface (`$.ticketed`,
-/// `$.events[2].password`, `$.venue.geo_lat`): a write field its interface table describes as
-/// the reference server's own.
-fn extension_field(path: &str) -> bool {
-    use reference_server::interface::{post_fields, Resource};
-    let keys = path.split(['.', '[', ']']).filter(|k| !k.is_empty() && k.parse::<usize>().is_err());
-    let keys: Vec<&str> = keys.collect();
-    [Resource::Events, Resource::Venues, Resource::Organizers].into_iter().any(|resource| {
-        post_fields(resource)
-            .iter()
-            .filter(|arg| arg.description.contains("reference server"))
-            .any(|arg| keys.contains(&arg.name))
-    })
+/// The item a path leads into, in the reference's body, and the field: (its kind, its ID, the
+/// field), e.g. `$.events[2].featured` → ("events", 41, "featured").
+fn item_field(body: &Value, path: &str, step: &Step) -> Option<(String, u64, String)> {
+    let field = last_key(path);
+    let rest = path.strip_prefix('$')?;
+    let container = rest.strip_suffix(field)?.strip_suffix('.')?;
+    let (mut value, mut space) = (body, step.resource.segment().to_string());
+    for part in container.split('.').filter(|p| !p.is_empty()) {
+        let mut pieces = part.split('[');
+        let key = pieces.next()?;
+        value = value.get(key)?;
+        space = match key {
+            "venue" => "venues".to_string(),
+            "organizer" => "organizers".to_string(),
+            other => other.to_string(),
+        };
+        for index in pieces {
+            value = value.get(index.strip_suffix(']')?.parse::<usize>().ok()?)?;
+        }
+    }
+    let id = value.get("id")?.as_u64()?;
+    Some((space, id, field.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::runner::send::Answer;
+    use reference_server::interface::{Op, Resource};
+    use serde_json::json;
+
+    fn step(op: Op, body: Option<Value>) -> Step {
+        Step {
+            label: 0,
+            role: Some("editor".into()),
+            method: "POST",
+            resource: Resource::Events,
+            op,
+            path: "/events/{{id_1}}".into(),
+            query: Vec::new(),
+            body: body.and_then(|b| b.as_object().cloned()),
+            invalid: false,
+        }
+    }
+
+    fn answered(status: u16, body: Value) -> Leg {
+        let text = body.to_string();
+        Leg::Answered(Answer { status, headers: Vec::new(), text, size: 0, utf8_error: None })
+    }
 
     fn leg(status: u16) -> Leg {
         Leg::Answered(Answer { status, headers: Vec::new(), text: String::new(), size: 0, utf8_error: None })
@@ -115,8 +201,9 @@ mod tests {
 
     #[test]
     fn levels_follow_what_differs() {
-        let level =
-            |kinds: &[(Kind, &str)], a: u16, b: u16| judge(&compared(kinds), &[leg(a), leg(b)]).map(|f| f.level);
+        let level = |kinds: &[(Kind, &str)], a: u16, b: u16| {
+            judge(&step(Op::Read, None), &compared(kinds), &[leg(a), leg(b)]).map(|f| f.level)
+        };
         assert_eq!(level(&[(Kind::Status, "status")], 201, 400), Some(Level::Must));
         assert_eq!(level(&[(Kind::Status, "status")], 200, 201), Some(Level::Should));
         assert_eq!(level(&[(Kind::Code, "$.code"), (Kind::Status, "status")], 404, 500), Some(Level::Must));
@@ -129,13 +216,52 @@ mod tests {
         assert_eq!(level(&[(Kind::Value, "$.ticketed"), (Kind::Value, "$.title")], 200, 200), Some(Level::Should));
         assert_eq!(level(&[], 200, 200), None);
         let extra = [(Kind::Key, "$.extra")];
-        assert_eq!(judge(&compared(&extra), &[leg(200), leg(200)]).map(|f| f.level), Some(Level::Should));
+        assert_eq!(
+            judge(&step(Op::Read, None), &compared(&extra), &[leg(200), leg(200)]).map(|f| f.level),
+            Some(Level::Should)
+        );
         let mut only_a = compared(&extra);
         only_a.differences[0].b = "absent".into();
-        assert_eq!(judge(&only_a, &[leg(200), leg(200)]), None, "an extra field is a freedom");
-        let finding = judge(&compared(&[(Kind::Item, "$.tags[1]")]), &[leg(200), leg(200)]).unwrap();
+        assert_eq!(judge(&step(Op::Read, None), &only_a, &[leg(200), leg(200)]), None, "an extra field is a freedom");
+        let finding =
+            judge(&step(Op::Read, None), &compared(&[(Kind::Item, "$.tags[1]")]), &[leg(200), leg(200)]).unwrap();
         assert_eq!(finding.signature(), (Level::Should, Kind::Item, "$.tags[*]".into()));
-        let finding = judge(&compared(&[(Kind::Value, "$.author"), (Kind::Value, "$.status")]), &[leg(201), leg(201)]);
+        let finding = judge(
+            &step(Op::Read, None),
+            &compared(&[(Kind::Value, "$.author"), (Kind::Value, "$.status")]),
+            &[leg(201), leg(201)],
+        );
         assert_eq!(finding.unwrap().difference.path, "$.status");
+    }
+
+    #[test]
+    fn a_decision_is_may_and_so_is_what_follows_from_it() {
+        let featured = compared(&[(Kind::Value, "$.featured")]);
+        let reset = step(Op::Update, Some(json!({"title": "t"})));
+        let finding = judge(&reset, &featured, &[leg(200), leg(200)]).unwrap();
+        assert_eq!((finding.level, finding.section), (Level::May, Some("D16")));
+        let carried = step(Op::Update, Some(json!({"featured": true})));
+        assert_eq!(judge(&carried, &featured, &[leg(200), leg(200)]).unwrap().level, Level::Should);
+        // A later read of the same event shows the same field differing: a consequence.
+        let mut explained = Explained::default();
+        let event = |id: u64| answered(200, json!({"id": id, "featured": true}));
+        let read = step(Op::Read, None);
+        assert_eq!(explained.judge(&read, &featured, &[leg(200), event(7)]).unwrap().level, Level::Should);
+        assert_eq!(explained.judge(&reset, &featured, &[leg(200), event(7)]).unwrap().level, Level::May);
+        let after = explained.judge(&read, &featured, &[leg(200), event(7)]).unwrap();
+        assert_eq!((after.level, after.section), (Level::May, Some("D16")));
+        assert_eq!(explained.judge(&read, &featured, &[leg(200), event(8)]).unwrap().level, Level::Should);
+        let list = compared(&[(Kind::Value, "$.events[1].featured")]);
+        let listed = answered(200, json!({"events": [{"id": 8}, {"id": 7, "featured": true}]}));
+        assert_eq!(explained.judge(&read, &list, &[leg(200), listed]).unwrap().level, Level::May);
+        let mut slug = step(Op::Update, Some(json!({"title": "t"})));
+        (slug.path, slug.role) = ("/events/by-slug/{{slug_1}}".into(), Some("author".into()));
+        let mut refused = compared(&[(Kind::Status, "status"), (Kind::Code, "$.code")]);
+        refused.differences[0].a = "200".into();
+        refused.differences[1].a = "absent".into();
+        let finding = judge(&slug, &refused, &[leg(200), leg(403)]).unwrap();
+        assert_eq!((finding.level, finding.section), (Level::May, Some("D13")), "a decision's own status class");
+        let title = compared(&[(Kind::Value, "$.title")]);
+        assert_eq!(explained.judge(&read, &title, &[leg(200), event(7)]).unwrap().level, Level::Should);
     }
 }

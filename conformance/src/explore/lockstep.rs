@@ -10,7 +10,7 @@ use chrono::{DateTime, Days, Utc};
 use reqwest::Client;
 use serde_json::Value;
 
-use super::generate::{Step, UNKNOWN_ID};
+use super::generate::{Step, LANGUAGE_PARAM, UNKNOWN_ID};
 pub use crate::differential::compare::Leg;
 use crate::differential::compare::{self, Compared, Normalisers, State};
 use crate::differential::normalise::{Clocks, IdPairs, Normaliser, Space};
@@ -97,6 +97,7 @@ impl<'a> Lockstep<'a> {
         if !step.query.is_empty() {
             let mut query = form_urlencoded::Serializer::new(String::new());
             for (name, value) in &step.query {
+                let name = if name == LANGUAGE_PARAM { &endpoint.language_param } else { name };
                 query.append_pair(name, &self.render(value, k));
             }
             url = format!("{url}?{}", query.finish());
@@ -126,7 +127,8 @@ impl<'a> Lockstep<'a> {
         self.ids[k].get(&label).copied().unwrap_or(UNKNOWN_ID)
     }
 
-    /// `text` with `{{token}}`, `{{date(±Nd)}}` and `{{id_N}}` filled in for side `k`.
+    /// `text` with `{{token}}`, `{{date(±Nd)}}`, `{{id_N}}` and `{{slug_N}}` (`sN-` and the
+    /// token: the slug step N's create gave) filled in for side `k`.
     pub fn render(&self, text: &str, k: usize) -> String {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
@@ -136,6 +138,7 @@ impl<'a> Lockstep<'a> {
             let inner = &rest[open + 2..open + close];
             match inner {
                 "token" => out.push_str(&self.token),
+                _ if inner.starts_with("slug_") => out.push_str(&format!("s{}-{}", &inner[5..], self.token)),
                 _ if inner.starts_with("id_") => {
                     out.push_str(&inner[3..].parse().map_or(UNKNOWN_ID, |label| self.id(label, k)).to_string())
                 }

@@ -5,6 +5,7 @@
 //! - [`rng`]: the seeded PRNG (splitmix64): the same seed gives the same sequence.
 //! - [`generate`]: the steps, read from the interface table.
 //! - [`lockstep`]: one step on both sides, compared with the `diff` comparison.
+//! - [`decisions`]: the reference server's own decisions, as a table.
 //! - [`judge`]: the level of a difference.
 //! - [`shrink`]: a failing sequence cut down to a short one showing the same difference.
 //! - [`write`]: the shrunk sequence as a case file.
@@ -12,6 +13,7 @@
 //! Stands above [`crate::differential`] (whose normalisation and comparison it reuses) and
 //! below [`crate::app`], which dispatches the subcommand here.
 
+pub mod decisions;
 pub mod generate;
 pub mod judge;
 pub mod lockstep;
@@ -30,7 +32,7 @@ use clap::Parser;
 use reqwest::Client;
 
 use self::generate::Generator;
-use self::judge::{judge, Finding, Level};
+use self::judge::{Explained, Finding, Level};
 use self::lockstep::{Lockstep, Side};
 use self::options::ExploreCli;
 use crate::report::secrets::Secrets;
@@ -155,6 +157,28 @@ struct Explorer<'a> {
     secrets: Secrets,
 }
 
+/// A must or should difference, counted once by its level, kind, route and path (list indices
+/// aside): `--keep-going` shrinks the first of each and summarises them at the end.
+struct Distinct {
+    key: (Level, String, String),
+    first_step: u64,
+    times: usize,
+    /// What became of it: the case file, or why there is none.
+    outcome: String,
+}
+
+/// What a run has seen so far.
+#[derive(Default)]
+struct Tally {
+    count: u64,
+    /// Must or should differences, each time one was seen.
+    found: usize,
+    may: usize,
+    /// What the reference server answered, by status class: how much of the sequence succeeds.
+    classes: BTreeMap<u16, u64>,
+    distinct: Vec<Distinct>,
+}
+
 impl Explorer<'_> {
     /// Plays the sequence; returns how many must or should differences were found.
     async fn explore(&self) -> usize {
@@ -166,48 +190,86 @@ impl Explorer<'_> {
         let mut generator = Generator::new(self.cli.seed, &roles, &self.without);
         let token = shrink::word(self.cli.seed);
         let mut lockstep = Lockstep::new(self.sides, self.client, &token, self.now);
-        let (mut steps, mut found, mut may, mut count) = (Vec::new(), 0, 0, 0u64);
-        // What the reference server answered, by status class: how much of the sequence succeeds.
-        let mut classes = BTreeMap::<u16, u64>::new();
+        let (mut steps, mut tally) = (Vec::new(), Tally::default());
         let mut progress = Progress::new();
+        let mut explained = Explained::default();
         let start = Instant::now();
-        while count < self.cli.max_steps() && self.cli.time.is_none_or(|limit| start.elapsed() < limit) {
-            self.pace(start, count).await;
+        while tally.count < self.cli.max_steps() && self.cli.time.is_none_or(|limit| start.elapsed() < limit) {
+            self.pace(start, tally.count).await;
             let step = generator.step();
             let played = lockstep.play(&step).await;
-            count += 1;
+            tally.count += 1;
+            let judged = explained.judge(&step, &played.compared, &played.legs);
             steps.push(step);
             if let lockstep::Leg::Answered(answer) = &played.legs[1] {
-                *classes.entry(answer.status / 100).or_default() += 1;
+                *tally.classes.entry(answer.status / 100).or_default() += 1;
             }
-            if let Some(finding) = judge(&played.compared, &played.legs).filter(|f| f.level == Level::May) {
-                // Reported, never failing, never stopping the run: the first few are printed.
-                may += 1;
-                if may <= MAX_MAY_SHOWN {
-                    progress.clear();
-                    self.print_finding(&finding, &played.request, count);
-                }
-            } else if let Some(finding) = judge(&played.compared, &played.legs) {
-                found += 1;
+            if let Some(finding) = judged {
                 progress.clear();
-                self.print_finding(&finding, &played.request, count);
-                self.shrink_and_write(steps.clone(), &finding, count, found).await;
-                if !self.cli.keep_going {
+                let stop = self.on_finding(&mut tally, &steps, finding, &played.request).await;
+                if stop {
                     break;
                 }
             }
-            progress.tick(count, found, start);
+            progress.tick(tally.count, tally.found, start);
         }
         progress.clear();
-        let elapsed = start.elapsed().as_secs_f64();
-        let classes: Vec<String> = classes.iter().map(|(class, n)| format!("{n} × {class}xx")).collect();
+        self.summarise(&tally, start.elapsed().as_secs_f64());
+        tally.found
+    }
+
+    /// Reports a finding (a may one among the first few only; a must or should one seen before
+    /// under `--keep-going` is counted only), shrinks and writes a new must or should one;
+    /// whether the run stops.
+    async fn on_finding(&self, tally: &mut Tally, steps: &[generate::Step], finding: Finding, request: &str) -> bool {
+        let count = tally.count;
+        if finding.level == Level::May {
+            // Reported, never failing, never stopping the run.
+            tally.may += 1;
+            if tally.may <= MAX_MAY_SHOWN {
+                self.print_finding(&finding, request, count);
+            }
+            return false;
+        }
+        tally.found += 1;
+        let step = &steps[steps.len() - 1];
+        let key = (finding.level, format!("{} {}", step.method, step.route()), path_key(&finding));
+        if let Some(seen) = tally.distinct.iter_mut().find(|d| d.key == key) {
+            seen.times += 1;
+            return false;
+        }
+        self.print_finding(&finding, request, count);
+        let n = tally.distinct.len() + 1;
+        let outcome = self.shrink_and_write(steps.to_vec(), &finding, count, n).await;
+        tally.distinct.push(Distinct { key, first_step: count, times: 1, outcome });
+        !self.cli.keep_going
+    }
+
+    fn summarise(&self, tally: &Tally, elapsed: f64) {
+        if self.cli.keep_going && !tally.distinct.is_empty() {
+            println!("distinct differences ({}):", tally.distinct.len());
+            for d in &tally.distinct {
+                let (level, route, path) = &d.key;
+                let line = format!(
+                    "  {} {route} at {path}: first at step {}, seen {} time(s); {}",
+                    level.name(),
+                    d.first_step,
+                    d.times,
+                    d.outcome
+                );
+                println!("{}", crate::escape::lines(&line));
+            }
+        }
+        let classes: Vec<String> = tally.classes.iter().map(|(class, n)| format!("{n} × {class}xx")).collect();
         println!(
-            "explore: seed {}, {count} steps in {elapsed:.1} s ({:.0} steps/s; the reference answered {}); {found} difference(s) at must or should level, {may} at may level",
+            "explore: seed {}, {} steps in {elapsed:.1} s ({:.0} steps/s; the reference answered {}); {} difference(s) at must or should level, {} at may level",
             self.cli.seed,
-            count as f64 / elapsed.max(1e-9),
-            classes.join(", ")
+            tally.count,
+            tally.count as f64 / elapsed.max(1e-9),
+            classes.join(", "),
+            tally.found,
+            tally.may,
         );
-        found
     }
 
     /// Waits so that at most `--rate` steps go per second.
@@ -220,9 +282,12 @@ impl Explorer<'_> {
 
     fn print_finding(&self, finding: &Finding, request: &str, count: u64) {
         let d = &finding.difference;
+        let level = match finding.section {
+            Some(section) => format!("{}, {section}", finding.level.name()),
+            None => finding.level.name().to_string(),
+        };
         let text = format!(
-            "difference at step {count} ({}): {request}\n  {} ({}):\n    A (the implementation): {}\n    B (the reference server): {}",
-            finding.level.name(),
+            "difference at step {count} ({level}): {request}\n  {} ({}):\n    A (the implementation): {}\n    B (the reference server): {}",
             d.path,
             serde_json::to_value(d.kind).ok().and_then(|k| k.as_str().map(str::to_string)).unwrap_or_default(),
             d.a,
@@ -231,8 +296,8 @@ impl Explorer<'_> {
         println!("{}", crate::escape::lines(&self.secrets.redact(&text)));
     }
 
-    /// Shrinks the sequence, prints the case and writes it under `--out`.
-    async fn shrink_and_write(&self, steps: Vec<generate::Step>, finding: &Finding, count: u64, n: usize) {
+    /// Shrinks the sequence, prints the case and writes it under `--out`; what became of it.
+    async fn shrink_and_write(&self, steps: Vec<generate::Step>, finding: &Finding, count: u64, n: usize) -> String {
         let length = steps.len();
         let mut replayer = shrink::Replayer {
             sides: self.sides,
@@ -241,24 +306,38 @@ impl Explorer<'_> {
             seed: self.cli.seed,
             replays: 0,
             budget: self.cli.shrink_budget,
+            deadline: Instant::now() + self.cli.shrink_time,
         };
         let Some(shrunk) = shrink::shrink(&mut replayer, steps, finding).await else {
             println!("  not shrunk: replayed from the start, the {length} steps do not show it again");
-            return;
+            return "not shrunk (a replay does not show it again)".to_string();
         };
         println!("shrunk from {length} steps to {} ({} replays):", shrunk.steps.len(), shrunk.replays);
         let case = write::case_file(&shrunk, self.cli.seed, count as usize, self.now);
         let case = self.secrets.redact(&case);
         println!("{}", crate::escape::lines(&case));
-        if let Some(dir) = &self.cli.out {
-            let path = dir.join(format!("explore-seed-{}-{n}.yaml", self.cli.seed));
-            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, &case));
-            match written {
-                Ok(()) => println!("written: {}", path.display()),
-                Err(e) => eprintln!("error: cannot write {}: {e}", path.display()),
+        let shrunk_to = format!("shrunk to {} step(s)", shrunk.steps.len());
+        let Some(dir) = &self.cli.out else { return shrunk_to };
+        let path = dir.join(format!("explore-seed-{}-{n}.yaml", self.cli.seed));
+        let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, &case));
+        match written {
+            Ok(()) => {
+                println!("written: {}", path.display());
+                format!("{shrunk_to}, written to {}", path.display())
+            }
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                format!("{shrunk_to}, not written: {e}")
             }
         }
     }
+}
+
+/// The path of a finding with its list indices aside, and its kind: `$.events[*].title (value)`.
+fn path_key(finding: &Finding) -> String {
+    let kind = serde_json::to_value(finding.difference.kind).ok();
+    let kind = kind.as_ref().and_then(|k| k.as_str()).unwrap_or_default();
+    format!("{} ({kind})", crate::differential::compare::path_shape(&finding.difference.path))
 }
 
 /// The progress line: on a terminal, rewritten twice a second; otherwise a line every 10 s.

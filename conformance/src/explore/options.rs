@@ -59,8 +59,9 @@ pub struct ExploreCli {
     #[arg(long, value_name = "N")]
     pub rate: Option<f64>,
 
-    /// Go on after a must or should difference (each is shrunk and written).
-    #[arg(long)]
+    /// Go on after a must or should difference: the first of each distinct one (level, route,
+    /// path, kind) is shrunk and written, and all are summarised at the end.
+    #[arg(verbatim_doc_comment, long)]
     pub keep_going: bool,
 
     /// Write each shrunk case here, as explore-seed-S-N.yaml.
@@ -70,6 +71,10 @@ pub struct ExploreCli {
     /// The most replays shrinking one difference may take.
     #[arg(long, value_name = "N", default_value_t = 400)]
     pub shrink_budget: usize,
+
+    /// The longest shrinking of one difference may take (90s, 5m, or seconds).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    pub shrink_time: Duration,
 
     /// Seconds each request may take.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]

@@ -34,9 +34,16 @@ pub struct Replayer<'a> {
     pub replays: usize,
     /// The most replays shrinking may take.
     pub budget: usize,
+    /// When shrinking stops trying, whatever the budget left.
+    pub deadline: std::time::Instant,
 }
 
 impl Replayer<'_> {
+    /// Whether the budget or the time is used up.
+    fn spent(&self) -> bool {
+        self.replays >= self.budget || std::time::Instant::now() >= self.deadline
+    }
+
     /// A word for replay `n`: 11 lowercase letters and digits, like a case's `case_id`.
     fn token(&self) -> String {
         word(self.seed.wrapping_mul(1_000_003).wrapping_add(self.replays as u64))
@@ -49,7 +56,8 @@ impl Replayer<'_> {
         let mut lockstep = Lockstep::new(self.sides, self.client, &token, self.now);
         for (i, step) in steps.iter().enumerate() {
             let played = lockstep.play(step).await;
-            let found = findings(&played.compared, &played.legs).into_iter().find(|f| f.signature() == *signature);
+            let found =
+                findings(step, &played.compared, &played.legs).into_iter().find(|f| f.signature() == *signature);
             if let Some(finding) = found {
                 {
                     let steps = steps[..=i].to_vec();
@@ -74,7 +82,7 @@ pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Fin
         let before = best.steps.clone();
         best = drop_steps(replayer, best, &signature).await;
         best = simplify(replayer, best, &signature).await;
-        if best.steps == before || replayer.replays >= replayer.budget {
+        if best.steps == before || replayer.spent() {
             break;
         }
     }
@@ -85,10 +93,10 @@ pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Fin
 /// Drops runs of steps: halves, quarters, … single steps (the last step stays).
 async fn drop_steps(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Level, Kind, String)) -> Shrunk {
     let mut chunk = best.steps.len().div_ceil(2);
-    while chunk >= 1 && replayer.replays < replayer.budget {
+    while chunk >= 1 && !replayer.spent() {
         let mut removed = false;
         let mut at = 0;
-        while at + 1 < best.steps.len() && replayer.replays < replayer.budget {
+        while at + 1 < best.steps.len() && !replayer.spent() {
             let end = (at + chunk).min(best.steps.len() - 1);
             let mut candidate = best.steps.clone();
             candidate.drain(at..end);
@@ -156,7 +164,7 @@ async fn simplify(replayer: &mut Replayer<'_>, mut best: Shrunk, signature: &(Le
         edits.extend(filters.clone().map(|n| Edit::DropFilter(n.clone())));
         edits.extend(filters.map(|n| Edit::FirstOnly(n.clone())));
         for edit in edits {
-            if replayer.replays >= replayer.budget || i >= best.steps.len() {
+            if replayer.spent() || i >= best.steps.len() {
                 break;
             }
             let Some(changed) = edit.apply(&best.steps[i]) else { continue };

@@ -85,9 +85,13 @@ fn route(step: &Step) -> String {
 }
 
 /// The section a case of this finding cites: the interface's routes for must; for should, the
-/// errors (S2), the lists (S5), the writes (S6) or the representations (S4).
+/// errors (S2), the lists (S5), the writes (S6) or the representations (S4); for may, the `D`
+/// section of the decision that explains it.
 fn spec_of(finding: &Finding, step: &Step) -> &'static str {
     use reference_server::interface::Op;
+    if let (Level::May, Some(section)) = (finding.level, finding.section) {
+        return section;
+    }
     match (finding.level, finding.difference.kind, step.op) {
         (Level::Must, _, _) => "4.1",
         (_, Kind::Status | Kind::Code, _) => "S2",
@@ -105,9 +109,10 @@ struct Writer<'a> {
     dates: Vec<(String, String)>,
 }
 
-/// The dates from 100 days before `now` to 800 days after, with their templates.
+/// The dates from 500 days before `now` to 800 days after, with their templates (the generator's
+/// publication dates go back 400 days, event dates 60).
 fn dates_around(now: DateTime<Utc>) -> Vec<(String, String)> {
-    (-100i64..=800)
+    (-500i64..=800)
         .filter_map(|n| {
             let day = if n >= 0 {
                 now.checked_add_days(Days::new(n as u64))
@@ -137,9 +142,15 @@ impl Writer<'_> {
         Value::Object(request)
     }
 
-    /// `{{token}}` → `{{case_id}}`; an `{{id_N}}` the reference never gave → the unknown ID.
+    /// `{{token}}` → `{{case_id}}`; `{{slug_N}}` → `sN-{{case_id}}`; an `{{id_N}}` the reference
+    /// never gave → the unknown ID.
     fn text(&self, text: &str) -> String {
         let mut out = text.replace("{{token}}", "{{case_id}}");
+        while let Some(at) = out.find("{{slug_") {
+            let Some(end) = out[at..].find("}}") else { break };
+            let label = out[at + 7..at + end].to_string();
+            out.replace_range(at..at + end + 2, &format!("s{label}-{{{{case_id}}}}"));
+        }
         for label in Step::labels_in(text) {
             if !self.ids.contains_key(&label) {
                 out = out.replace(&format!("{{{{id_{label}}}}}"), &UNKNOWN_ID.to_string());
@@ -226,5 +237,36 @@ fn type_name(value: &Value) -> &'static str {
         Value::Number(_) => "number",
         Value::Bool(_) => "boolean",
         Value::Null => "null",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::differential::compare::Difference;
+    use reference_server::interface::{Op, Resource};
+
+    #[test]
+    fn a_case_cites_the_section_of_its_level() {
+        let step = Step {
+            label: 0,
+            role: None,
+            method: "POST",
+            resource: Resource::Events,
+            op: Op::Update,
+            path: "/events/{{id_0}}".into(),
+            query: Vec::new(),
+            body: None,
+            invalid: false,
+        };
+        let finding = |level, kind, section| Finding {
+            level,
+            difference: Difference { path: "$.sticky".into(), kind, a: "false".into(), b: "true".into() },
+            section,
+        };
+        assert_eq!(spec_of(&finding(Level::May, Kind::Value, Some("D16")), &step), "D16");
+        assert_eq!(spec_of(&finding(Level::Should, Kind::Value, None), &step), "S6");
+        assert_eq!(spec_of(&finding(Level::Should, Kind::Code, None), &step), "S2");
+        assert_eq!(spec_of(&finding(Level::Must, Kind::Status, None), &step), "4.1");
     }
 }
