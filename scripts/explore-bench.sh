@@ -7,6 +7,9 @@
 #
 #   scripts/explore-bench.sh                  # seeds 1, 2 and 3, 20,000 steps each
 #   EXPLORE_BENCH_STEPS=5000 EXPLORE_BENCH_SEEDS="4 5" scripts/explore-bench.sh
+#   scripts/explore-bench.sh --debug          # the self-check only, as CI runs it: the debug
+#                                             # build (which `cargo test` has already made), the
+#                                             # seeds side by side; its steps/s mean little
 #
 # Each run is bounded by `timeout` (EXPLORE_BENCH_TIMEOUT seconds, 300) and runs in a temporary
 # folder that is removed at the end.
@@ -18,18 +21,40 @@ seeds="${EXPLORE_BENCH_SEEDS:-1 2 3}"
 limit="${EXPLORE_BENCH_TIMEOUT:-300}"
 [[ "$steps" =~ ^[0-9]+$ && "$limit" =~ ^[0-9]+$ ]] || { echo "explore-bench: steps and timeout are numbers" >&2; exit 2; }
 
-echo "explore-bench: building in release mode" >&2
-bin="$(cargo build --release --quiet -p conformance --bin conformance --message-format=json-render-diagnostics \
+profile=(--release)
+together=0
+if [[ "${1:-}" == "--debug" ]]; then
+    profile=()
+    together=1
+fi
+echo "explore-bench: building (${profile[*]:-debug})" >&2
+bin="$(cargo build "${profile[@]}" --quiet -p conformance --bin conformance --message-format=json-render-diagnostics \
     | python3 scripts/bench/helper.py artifact conformance)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "explore-bench: $(nproc) CPUs; $steps steps a seed, both sides embedded" >&2
-failed=0
+run() { # SEED: one run, its output in $work/out-SEED and its exit status in $work/status-SEED
+    local seed="$1" status=0
+    (cd "$work" && timeout "$limit" "$bin" explore --seed "$seed" --steps "$steps" --out "$work/found-$seed" \
+        >"$work/out-$seed" 2>/dev/null) || status=$?
+    echo "$status" >"$work/status-$seed"
+}
 for seed in $seeds; do
     [[ "$seed" =~ ^[0-9]+$ ]] || { echo "explore-bench: seed $seed is not a number" >&2; exit 2; }
-    status=0
-    (cd "$work" && timeout "$limit" "$bin" explore --seed "$seed" --steps "$steps" --out "$work/found" \
-        >"$work/out-$seed" 2>/dev/null) || status=$?
+done
+pids=()
+for seed in $seeds; do
+    if [[ $together -eq 1 ]]; then
+        run "$seed" &
+        pids+=("$!")
+    else
+        run "$seed"
+    fi
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+failed=0
+for seed in $seeds; do
+    status="$(cat "$work/status-$seed" 2>/dev/null || echo 1)"
     summary="$(tail -n 1 "$work/out-$seed")"
     echo "$summary"
     if [[ $status -ne 0 || "$summary" != *"$steps steps in"* \
