@@ -10,7 +10,9 @@
 #     and its paths may wrap only between segments; /__admin/#open=1 shows the first request's
 #     body, its markup as text;
 #   - a second server started with --fixtures and --stub (the upcoming list answers a stubbed
-#     503): its calendar shows the fixture's events in the month view and the stubbed error.
+#     503): its calendar shows the fixture's events in the month view and the stubbed error;
+#   - a third started with --proxy-to in front of the first: its journal names the two requests
+#     that break the interface (with the near miss) and not the correct one.
 # Screenshots go to $SCREENSHOTS (default target/browser-test); `--update-docs` writes them to
 # docs/ for the README. Needs Debian's chromium (CI installs it) and python3.
 set -euo pipefail
@@ -129,6 +131,29 @@ STUB
 start_server stubbed --admin --fixtures "$work/fixture.yaml" --stub "$work/stub.yaml"
 stubbed_site="${started_api%%/wp-json/*}"
 
+# A checking proxy (--proxy-to) in front of the demo server: one correct request and two that
+# break the interface (a misspelt parameter, a create without its required field).
+start_server proxy --admin --proxy-to "$site/wp-json"
+proxy_api="$started_api"
+proxy_site="${proxy_api%%/wp-json/*}"
+python3 - "$proxy_api" <<'PROXY'
+import base64, json, sys, urllib.request, urllib.error
+api = sys.argv[1]
+def send(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(api + path, method=method, data=data,
+        headers={"Content-Type": "application/json",
+                 "Authorization": "Basic " + base64.b64encode(b"admin:admin-password").decode()})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+assert send("GET", "/events?per_page=2") == 200
+assert send("GET", "/events?star_date=2026-11-01") == 200
+assert send("POST", "/organizers", {"email": "club@example.org"}) == 400
+PROXY
+
 browse() { # URL OUTPUT-PREFIX: the DOM after the scripts ran, and a screenshot
     local url="$1" name="$2" profile
     profile="$(mktemp -d)"
@@ -150,6 +175,7 @@ browse "$site/fr/" calendar-fr
 browse "$site/__admin/" journal
 browse "$stubbed_site/" calendar-stubbed
 browse "$site/__admin/#open=1" journal-bodies
+browse "$proxy_site/__admin/" journal-proxy
 
 python3 - target/browser-test "$hostile" <<'EOF'
 import sys
@@ -238,6 +264,16 @@ check("Night market" in request_body and "<script>window.__pwned=1</script>" in 
       "the first request's body is shown, its markup as text")
 check(not any(e["tag"] == "img" and e["attrs"].get("src") == "x" for e in opened.elements), "no element made from a body")
 
+proxied = load("journal-proxy")
+rows = proxied.having("entry")
+check(len(rows) == 3, f"the proxy's journal shows the three exchanges ({len(rows)})")
+findings = [e["text"] for e in proxied.having("finding")]
+check(any("star_date" in f and "start_date" in f for f in findings), "the proxy names the misspelt parameter, with the near miss")
+check(any(f.startswith("request:") and "organizer" in f for f in findings), "the proxy names the create without its required field")
+correct = [e for e in rows if "per_page=2" in e["text"]]
+check(len(correct) == 1 and "request:" not in correct[0]["text"] and "answer:" not in correct[0]["text"],
+      "the proxy names no finding for the correct request")
+
 stubbed = load("calendar-stubbed")
 body = next(e for e in stubbed.elements if e["tag"] == "body")
 check(body["attrs"].get("data-ready") == "error", "the page with a stubbed error says it failed (body data-ready)")
@@ -251,4 +287,4 @@ check("Late Night Jazz" not in month, "the fixture replaced the demo calendar")
 print(f"browser-test: {len(failures)} failed" if failures else "browser-test: all checks passed")
 sys.exit(1 if failures else 0)
 EOF
-echo "browser-test: screenshots in $out/ (calendar.png, calendar-fr.png, journal.png, calendar-stubbed.png)"
+echo "browser-test: screenshots in $out/ (calendar.png, calendar-fr.png, journal.png, calendar-stubbed.png, journal-proxy.png)"
