@@ -100,6 +100,12 @@ echo "mutants: cargo-mutants selects $(wc -l <"$out/selected.txt") mutants ($(gr
 # (into the same target directory, which also builds the dependencies once).
 echo "mutants: baseline: cargo test -p conformance --test suite (unmutated)"
 started=$(date +%s)
+# The target directory may hold the last mutant of an earlier run, built from cargo-mutants'
+# copy of the tree: cargo keys a workspace crate by its path within the workspace, and that build
+# is newer than the real sources, so cargo would take it as up to date and the baseline would run
+# a mutant (seen: a run's baseline failed on a URL mutant left by the run before). Dropping the
+# two crates' builds (the dependencies stay) makes the baseline build the real code.
+cargo clean --quiet -p reference-server -p conformance
 if ! cargo test --quiet -p conformance --test suite -- "${suite_args[@]}" >"$out/baseline.log" 2>&1; then
     echo "mutants: the suite fails on the unmutated server: see $out/baseline.log" >&2
     exit 2
