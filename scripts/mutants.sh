@@ -16,6 +16,8 @@
 #   --build-timeout S (MUTANTS_BUILD_TIMEOUT, default 300)  a mutant's build time limit
 #   --jobs N       (MUTANTS_JOBS, default 1)        mutants built and tested at once
 #   --out DIR      (MUTANTS_OUT, default target/mutants)   the sample, mutants.out, the build
+#   --within P     (MUTANTS_WITHIN, default all)    draw only from the server's files under P
+#                  (a path under reference-server/src, e.g. `text`): one part's score
 #
 # It needs cargo-mutants (`cargo install cargo-mutants --locked`) and python3. cargo-mutants
 # copies the source tree (without target/) to a scratch folder and builds there, into its own
@@ -32,10 +34,11 @@ timeout="${MUTANTS_TIMEOUT:-60}"
 build_timeout="${MUTANTS_BUILD_TIMEOUT:-300}"
 jobs="${MUTANTS_JOBS:-1}"
 out="${MUTANTS_OUT:-target/mutants}"
+within="${MUTANTS_WITHIN:-}"
 target_dir="${MUTANTS_TARGET:-}"
 list_only=0
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --seed) seed="$2"; shift 2 ;;
@@ -45,6 +48,7 @@ while [[ $# -gt 0 ]]; do
         --build-timeout) build_timeout="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
+        --within) within="$2"; shift 2 ;;
         --list) list_only=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "mutants: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -77,7 +81,7 @@ out="$(cd "$out" && pwd)"
 export CARGO_TARGET_DIR="${target_dir:-$out/target}"
 # Every mutant cargo-mutants would make in the server; the sample is drawn from them.
 cargo mutants --no-config --list --json --package reference-server >"$out/all.json"
-python3 scripts/mutants/sample.py sample "$out/all.json" "$seed" "$size" "$first" "$last" "$out"
+python3 scripts/mutants/sample.py sample "$out/all.json" "$seed" "$size" "$first" "$last" "$out" ${within:+"$within"}
 if (( list_only )); then
     cat "$out/part.txt"
     exit 0
@@ -96,6 +100,12 @@ echo "mutants: cargo-mutants selects $(wc -l <"$out/selected.txt") mutants ($(gr
 # (into the same target directory, which also builds the dependencies once).
 echo "mutants: baseline: cargo test -p conformance --test suite (unmutated)"
 started=$(date +%s)
+# The target directory may hold the last mutant of an earlier run, built from cargo-mutants'
+# copy of the tree: cargo keys a workspace crate by its path within the workspace, and that build
+# is newer than the real sources, so cargo would take it as up to date and the baseline would run
+# a mutant (seen: a run's baseline failed on a URL mutant left by the run before). Dropping the
+# two crates' builds (the dependencies stay) makes the baseline build the real code.
+cargo clean --quiet -p reference-server -p conformance
 if ! cargo test --quiet -p conformance --test suite -- "${suite_args[@]}" >"$out/baseline.log" 2>&1; then
     echo "mutants: the suite fails on the unmutated server: see $out/baseline.log" >&2
     exit 2

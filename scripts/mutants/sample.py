@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The mutation-testing sample of scripts/mutants.sh (docs/mutants.md, "The sample").
 
-    sample.py sample ALL.json SEED SIZE FROM TO OUT_DIR
+    sample.py sample ALL.json SEED SIZE FROM TO OUT_DIR [WITHIN]
         ALL.json: `cargo mutants --list --json --package reference-server`.
         Keeps the mutants whose file is in the population (every .rs file under
         reference-server/src, less EXCLUDED; each exclusion must name a file or folder that
@@ -10,6 +10,10 @@
         line in that order. The names at positions FROM..TO (1-based, inclusive) go to
         OUT_DIR/part.txt, and OUT_DIR/sample.toml selects them for `cargo mutants --config`:
         `examine_globs` their files, `examine_re` their names, anchored and escaped.
+        WITHIN (optional), a file or folder under reference-server/src (`text` or
+        `reference-server/src/text`), narrows the population to what is in it, to measure one
+        part of the server (`scripts/mutants.sh --within`); it must exist and hold some of the
+        population, else the script stops.
     sample.py gate OUT_DIR EQUIVALENT_FILE
         Exit 1 when a mutant of OUT_DIR/part.txt was missed or timed out and EQUIVALENT_FILE
         does not list it (the smoke of scripts/mutants-smoke.sh). EQUIVALENT_FILE lists one
@@ -87,10 +91,24 @@ def key(seed, name):
     return hashlib.sha256(f"{seed}:{name}".encode("utf-8")).hexdigest()
 
 
-def sample(all_json, seed, size, first, last, out_dir):
+def within_files(files, within):
+    """The files of `files` that are WITHIN (a path under SOURCE, with or without SOURCE in
+    front); an error when it names nothing there."""
+    prefix = within.strip("/")
+    if not prefix.startswith(SOURCE + "/") and prefix != SOURCE:
+        prefix = SOURCE + "/" + prefix
+    kept = {path for path in files if path == prefix or path.startswith(prefix + "/")}
+    if not kept:
+        sys.exit("sample.py: %s holds no file of the population" % within)
+    return kept
+
+
+def sample(all_json, seed, size, first, last, out_dir, within=None):
     with open(all_json, encoding="utf-8") as f:
         mutants = json.load(f)
     files = population_files(repo_root())
+    if within:
+        files = within_files(files, within)
     population = sorted({m["name"] for m in mutants if m["file"] in files})
     chosen = sorted(population, key=lambda name: key(seed, name))[:size]
     part = chosen[first - 1:last]
@@ -110,7 +128,8 @@ def sample(all_json, seed, size, first, last, out_dir):
         group = path.split("/", 1)[0] + ("/" if "/" in path else "")
         groups[group] = groups.get(group, 0) + 1
     shown = ", ".join("%s %d" % (g, n) for g, n in sorted(groups.items()))
-    print("mutants: %d in the population, sample of %d (seed %s): %s" % (len(population), len(chosen), seed, shown))
+    scope = " (within %s)" % within if within else ""
+    print("mutants: %d in the population%s, sample of %d (seed %s): %s" % (len(population), scope, len(chosen), seed, shown))
     print("mutants: this run takes positions %d-%d of the sample (%d mutants)" % (first, min(last, len(chosen)), len(part)))
 
 
@@ -190,8 +209,8 @@ def gate(out_dir, equivalent_file):
 
 
 def main(argv):
-    if len(argv) == 8 and argv[1] == "sample":
-        sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7])
+    if len(argv) in (8, 9) and argv[1] == "sample":
+        sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7], argv[8] if len(argv) == 9 else None)
     elif len(argv) == 4 and argv[1] == "gate":
         return gate(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "summary":

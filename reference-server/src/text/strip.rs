@@ -165,16 +165,18 @@ impl Stripper<'_> {
         }
     }
 
-    /// A quote in a processing instruction.
+    /// A quote in a processing instruction; one after a backslash changes nothing (PHP's
+    /// `strip_tags` lets an escaped quote count only inside a tag).
     fn instruction_quote(&mut self, i: usize, c: u8) {
-        if i >= 1 && self.prev(i, 1) != b'\\' {
-            if self.lc == c {
-                self.lc = 0;
-            } else if self.lc != b'\\' {
-                self.lc = c;
-            }
+        if i == 0 || self.prev(i, 1) == b'\\' {
+            return;
         }
-        if i > 0 && (self.in_q == 0 || c == self.in_q) {
+        if self.lc == c {
+            self.lc = 0;
+        } else if self.lc != b'\\' {
+            self.lc = c;
+        }
+        if self.in_q == 0 || c == self.in_q {
             self.toggle_quote(c);
         }
     }
@@ -364,6 +366,22 @@ mod tests {
     fn reference_vectors() {
         for (i, o) in STRIP_TAGS_VECTORS {
             assert_eq!(strip_tags(i), *o, "strip_tags {i:?}");
+        }
+    }
+
+    /// In a processing instruction, a quote after a backslash neither opens nor closes a quoted
+    /// part (PHP's `strip_tags`: only inside a tag does an escaped quote count), so the `?>`
+    /// after it ends the instruction. Outputs of PHP 8.2's `strip_tags`.
+    #[test]
+    fn escaped_quotes_in_instructions() {
+        for (i, o) in [
+            ("v <? \\\"q ?> u", "v  u"),
+            ("v <? \\\"q\\\" ?> u", "v  u"),
+            ("v <? \\'q ?> u <? 'a\\'b' ?> w", "v  u  w"),
+            ("x <? \"'\" ?> z ?> w", "x "),
+            ("<a title=\\\"x>\">t</a>", "t"),
+        ] {
+            assert_eq!(strip_tags(i), o, "strip_tags {i:?}");
         }
     }
 }
