@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use chrono::{DateTime, SecondsFormat, Utc};
 use http_body_util::{BodyExt, Full};
-use hyper::http::{HeaderValue, Method as HttpMethod, Response, Uri};
+use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, Uri};
 
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::faults::{Faults, ServeBody, SlowBody, Stop};
 use crate::fixtures::Fixture;
-use crate::http::{self, Finish, Refusal, Reply};
+use crate::http::{self, Finish, Refusal, Reply, CORS_HEADERS, CORS_METHODS};
 use crate::interface::ErrorKind;
 use crate::journal::bodies::{self, Bodies, Kept};
 use crate::journal::hints::{self, Prefix};
@@ -158,7 +158,7 @@ pub struct Seen<'a> {
     pub query: &'a Params,
     pub user: Option<String>,
     pub fault: Option<String>,
-    /// Why the page's browser will not read the answer (`http::cors_refusal`).
+    /// Why the page's browser will not read the answer (`cors_refusal`).
     pub cors: Option<String>,
     /// The stub that answered (`Note::stub`).
     pub stub: Option<String>,
@@ -191,4 +191,35 @@ pub fn record(journal: &Journal, prefix: &Prefix, seen: Seen, status: Option<u16
         entry.hint = hint;
     }
     journal.record(entry);
+}
+
+/// Why a browser will not let the page that sent this request read its answer, in words (for
+/// the journal: the page itself sees only a network error). None when it will, and for a
+/// request that no page sent (no `Origin`). `allowed`: the origin passes `origin_allowed`.
+pub fn cors_refusal(headers: &HeaderMap, allowed: bool) -> Option<String> {
+    let text = |name: &str| headers.get(name).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+    let origin = text("origin")?;
+    if !allowed {
+        return Some(format!(
+            "the browser will not share the answer with the page of origin {origin:?}, which --cors-origin \
+             does not list (the page sees a network error, such as \"Failed to fetch\")"
+        ));
+    }
+    let listed = |list: &str, wanted: &str| list.split(", ").any(|item| item.eq_ignore_ascii_case(wanted));
+    if let Some(method) = text("access-control-request-method").filter(|method| !listed(CORS_METHODS, method)) {
+        return Some(format!(
+            "the preflight asks for the method {method:?}, which the answers do not allow ({CORS_METHODS}): \
+             the browser will not send the request"
+        ));
+    }
+    let asked = text("access-control-request-headers").unwrap_or_default();
+    let refused: Vec<&str> =
+        asked.split(',').map(str::trim).filter(|name| !name.is_empty() && !listed(CORS_HEADERS, name)).collect();
+    (!refused.is_empty()).then(|| {
+        format!(
+            "the preflight asks for the header(s) {:?}, which the answers do not allow ({CORS_HEADERS}): the \
+             browser will not send the request",
+            refused.join(", ")
+        )
+    })
 }

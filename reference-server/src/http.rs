@@ -339,39 +339,8 @@ pub fn origin_allowed(allowed: &[String], site_url: &str, origin: &HeaderValue) 
 }
 
 /// The methods and request headers a browser page may use (the CMS's CORS headers).
-const CORS_METHODS: &str = "OPTIONS, GET, POST, PUT, PATCH, DELETE";
-const CORS_HEADERS: &str = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type";
-
-/// Why a browser will not let the page that sent this request read its answer, in words (for
-/// the journal: the page itself sees only a network error). None when it will, and for a
-/// request that no page sent (no `Origin`). `allowed`: the origin passes `origin_allowed`.
-pub fn cors_refusal(headers: &HeaderMap, allowed: bool) -> Option<String> {
-    let text = |name: &str| headers.get(name).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
-    let origin = text("origin")?;
-    if !allowed {
-        return Some(format!(
-            "the browser will not share the answer with the page of origin {origin:?}, which --cors-origin \
-             does not list (the page sees a network error, such as \"Failed to fetch\")"
-        ));
-    }
-    let listed = |list: &str, wanted: &str| list.split(", ").any(|item| item.eq_ignore_ascii_case(wanted));
-    if let Some(method) = text("access-control-request-method").filter(|method| !listed(CORS_METHODS, method)) {
-        return Some(format!(
-            "the preflight asks for the method {method:?}, which the answers do not allow ({CORS_METHODS}): \
-             the browser will not send the request"
-        ));
-    }
-    let asked = text("access-control-request-headers").unwrap_or_default();
-    let refused: Vec<&str> =
-        asked.split(',').map(str::trim).filter(|name| !name.is_empty() && !listed(CORS_HEADERS, name)).collect();
-    (!refused.is_empty()).then(|| {
-        format!(
-            "the preflight asks for the header(s) {:?}, which the answers do not allow ({CORS_HEADERS}): the \
-             browser will not send the request",
-            refused.join(", ")
-        )
-    })
-}
+pub(crate) const CORS_METHODS: &str = "OPTIONS, GET, POST, PUT, PATCH, DELETE";
+pub(crate) const CORS_HEADERS: &str = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type";
 
 /// `scheme://host[:port]` of an address.
 fn site_origin(url: &str) -> String {

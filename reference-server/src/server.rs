@@ -741,7 +741,7 @@ fn cors_refusal(shared: &Shared, headers: &HeaderMap) -> Option<String> {
     let allowed = headers
         .get("origin")
         .is_some_and(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin));
-    http::cors_refusal(headers, allowed)
+    devtools::cors_refusal(headers, allowed)
 }
 
 /// A browser request from an origin outside `--cors-origin` may not write: its answer could
