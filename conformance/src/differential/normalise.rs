@@ -16,6 +16,8 @@ use crate::runner::Endpoint;
 pub struct Normaliser {
     /// (text, placeholder), longest text first.
     replacements: Vec<(String, &'static str)>,
+    /// The bytes a replaced text starts with: elsewhere no replacement is tried.
+    starts: [bool; 256],
 }
 
 impl Normaliser {
@@ -39,27 +41,39 @@ impl Normaliser {
         replacements.retain(|(text, _)| !text.is_empty());
         replacements.sort_by_key(|(text, _)| Reverse(text.len()));
         replacements.dedup_by(|x, y| x.0 == y.0);
-        Normaliser { replacements }
+        let mut starts = [false; 256];
+        for (text, _) in &replacements {
+            starts[usize::from(text.as_bytes()[0])] = true;
+        }
+        Normaliser { replacements, starts }
     }
 
     /// `text` with this side's addresses and names replaced, in one pass (longest first), and
     /// HTML character references decoded.
     pub fn text(&self, text: &str) -> String {
         let text = decode_references(text);
+        let bytes = text.as_bytes();
         let mut out = String::with_capacity(text.len());
-        let mut rest = text.as_str();
-        'outer: while !rest.is_empty() {
-            for (from, to) in &self.replacements {
-                if let Some(after) = rest.strip_prefix(from.as_str()) {
-                    out.push_str(to);
-                    rest = after;
-                    continue 'outer;
-                }
+        // `copied`: the end of what is in `out`; a replaced text starts with a character's first
+        // byte, so wherever one matches is a character boundary.
+        let (mut copied, mut at) = (0, 0);
+        while at < bytes.len() {
+            if !self.starts[usize::from(bytes[at])] {
+                at += 1;
+                continue;
             }
-            let c = rest.chars().next().unwrap_or_default();
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
+            let found = self.replacements.iter().find(|(from, _)| text[at..].starts_with(from.as_str()));
+            match found {
+                Some((from, to)) => {
+                    out.push_str(&text[copied..at]);
+                    out.push_str(to);
+                    at += from.len();
+                    copied = at;
+                }
+                None => at += 1,
+            }
         }
+        out.push_str(&text[copied..]);
         out
     }
 }
@@ -331,6 +345,66 @@ mod tests {
         assert!(ids.same(None, 9, 9));
         assert!(!ids.same(None, 9, 10));
         assert_eq!(ids.b_of(Space::Post, 6), Some(1006));
+    }
+
+    /// `Normaliser::text` skips to the bytes a replaced text starts with; it replaces what
+    /// trying every replacement at every character replaces.
+    #[test]
+    fn text_replaces_what_trying_every_position_replaces() {
+        let replacements = vec![
+            ("http://127.0.0.1:8080/wp-json".to_string(), "{base_url}"),
+            ("127.0.0.1:8080".to_string(), "{host}"),
+            ("héte".to_string(), "{x}"),
+            ("lang".to_string(), "{language_param}"),
+            ("l".to_string(), "{l}"),
+        ];
+        let mut starts = [false; 256];
+        for (text, _) in &replacements {
+            starts[usize::from(text.as_bytes()[0])] = true;
+        }
+        let normaliser = Normaliser { replacements, starts };
+        let model = |text: &str| {
+            let text = decode_references(text);
+            let (mut out, mut rest) = (String::new(), text.as_str());
+            'outer: while let Some(c) = rest.chars().next() {
+                for (from, to) in &normaliser.replacements {
+                    if let Some(after) = rest.strip_prefix(from.as_str()) {
+                        out.push_str(to);
+                        rest = after;
+                        continue 'outer;
+                    }
+                }
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+            out
+        };
+        let pieces = [
+            "http://127.0.0.1:8080/wp-json",
+            "127.0.0.1:8080",
+            "héte",
+            "hé",
+            "é",
+            "lang",
+            "la",
+            "l",
+            "&amp;",
+            "&#108;",
+            "x",
+            " ",
+            "日本",
+            "h",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 9) {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            assert_eq!(normaliser.text(&text), model(&text), "{text:?}");
+        }
     }
 
     #[test]
