@@ -59,6 +59,9 @@ EXCLUDED = {
     "reference-server/src/request_log.rs": "the request log line",
     "reference-server/src/stubs": "stubbed answers (--stub, /__admin/stubs)",
     "reference-server/src/proxy": "the checking proxy in front of a real site (--proxy-to)",
+    # The store's parts that only the tools above, the server's own data and its tests use
+    "reference-server/src/store/durable.rs": "the store's side of --state, the admin reset and the tests' fingerprint",
+    "reference-server/src/store/builders.rs": "the fresh site's sample media, the demo's and the seed's builders",
 }
 
 

@@ -62,12 +62,12 @@ pub fn post_kind(resource: Resource) -> PostKind {
     }
 }
 
+/// The slug kind of a post resource. Only posts are found by slug: categories and tags have no
+/// by-slug route (interface 3), and their slugs are made in `api/write/term.rs`.
 pub fn slug_kind(resource: Resource) -> SlugKind {
     match resource {
         Resource::Venues => SlugKind::Venue,
         Resource::Organizers => SlugKind::Organizer,
-        Resource::Categories => SlugKind::Category,
-        Resource::Tags => SlugKind::Tag,
         _ => SlugKind::Event,
     }
 }

@@ -19,6 +19,8 @@
 //! - `timeline` (over `ranked`, sorted sets that count): listed events by local start per
 //!   offset and by UTC end, so a date window's total and a deep page's place are counted.
 
+mod builders;
+mod durable;
 mod idmap;
 mod idset;
 pub mod linked;
@@ -36,6 +38,7 @@ use std::sync::Arc;
 use chrono::NaiveDateTime;
 use parking_lot::RwLock;
 
+pub use durable::WriteHook;
 pub use idmap::IdMap;
 pub use idset::IdSet;
 pub use rec::{Rec, Rev};
@@ -214,41 +217,6 @@ pub struct Data {
 }
 
 impl Data {
-    /// The store of a freshly installed site: the CMS's own first three posts (a post, a page
-    /// and the privacy page, IDs 1 to 3) and two sample images in the media library (IDs 4
-    /// and 5), so image IDs work out of the box. Calendar items start at ID 6.
-    pub fn fresh_site(site_url: &str) -> Data {
-        let mut data = Data::default();
-        for _ in 0..3 {
-            let id = data.allocate_post_id();
-            data.set_kind(id, PostKind::Page);
-        }
-        // Like the CMS, a medium copy only for images wider than it, and a square thumbnail.
-        // The file sizes are those of gradient PNGs of these dimensions (the media library of
-        // a real site reports them, for the image and for each copy).
-        let samples =
-            [("sample-landscape", 640, 480, 102_936, [2_712, 1_895]), ("sample-small", 300, 200, 107_407, [0, 3_214])];
-        for (name, width, height, filesize, [medium_size, thumbnail_size]) in samples {
-            let id = data.allocate_post_id();
-            let base = format!("{site_url}/wp-content/uploads/{name}");
-            let mut sizes = Vec::new();
-            if width > 300 {
-                let medium_height = 300 * height / width;
-                let url = format!("{base}-300x{medium_height}.png").into();
-                sizes.push(ImageSize { name: "medium", width: 300, height: medium_height, filesize: medium_size, url });
-            }
-            let url = format!("{base}-150x150.png").into();
-            sizes.push(ImageSize { name: "thumbnail", width: 150, height: 150, filesize: thumbnail_size, url });
-            data.put_image(Image {
-                id,
-                url: format!("{base}.png").into(),
-                extension: "png".into(),
-                meta: Some(ImageMeta { width, height, filesize, sizes }),
-            });
-        }
-        data
-    }
-
     /// An empty change set, to plan a write on this store.
     pub fn changes(&self) -> Changes {
         Changes {
@@ -289,17 +257,6 @@ impl Data {
         }
     }
 
-    /// Reserves the next post ID (events, venues, organizers and images share them).
-    pub fn allocate_post_id(&mut self) -> Id {
-        self.next_post_id += 1;
-        self.next_post_id
-    }
-
-    pub fn allocate_term_id(&mut self) -> Id {
-        self.next_term_id += 1;
-        self.next_term_id
-    }
-
     fn set_kind(&mut self, id: Id, kind: PostKind) {
         let Ok(at) = usize::try_from(id) else { return };
         if at >= self.kinds.len() {
@@ -322,6 +279,17 @@ impl Data {
         }
     }
 
+    /// Reserves the next post ID (events, venues, organizers and images share them).
+    pub fn allocate_post_id(&mut self) -> Id {
+        self.next_post_id += 1;
+        self.next_post_id
+    }
+
+    pub fn allocate_term_id(&mut self) -> Id {
+        self.next_term_id += 1;
+        self.next_term_id
+    }
+
     /// A new revision, for a record about to be stored.
     fn rev(&mut self) -> Rev {
         rec::next_rev()
@@ -334,13 +302,8 @@ impl Data {
     }
 
     /// `wanted`, or `wanted-2`, `wanted-3`… whichever is free for this kind and language
-    /// (an item keeps its own slug), within `MAX_SLUG` bytes: the CMS shortens the base to make
-    /// room for the suffix.
-    pub fn unique_slug(&self, kind: SlugKind, lang: Lang, wanted: &str, own: Option<Id>) -> String {
-        self.unique_slug_besides(kind, lang, wanted, own, &|_| false)
-    }
-
-    /// As `unique_slug`, with `taken` naming slugs a pending write has given out already.
+    /// (an item keeps its own slug) and not among the slugs `taken` by a pending write, within
+    /// `MAX_SLUG` bytes: the CMS shortens the base to make room for the suffix.
     pub fn unique_slug_besides(
         &self,
         kind: SlugKind,
@@ -483,13 +446,6 @@ impl Data {
         self.timeline.update(event, add);
     }
 
-    /// Runs a bulk load (the seed of `--seed-events`).
-    pub fn bulk_load<R>(&mut self, load: impl FnOnce(&mut Data) -> R) -> R {
-        let result = load(self);
-        self.changed_in_bulk();
-        result
-    }
-
     // ----- venues and organizers -----
 
     pub fn put_venue(&mut self, venue: Venue) {
@@ -543,32 +499,6 @@ impl Data {
         self.set_kind(image.id, PostKind::Image);
         self.image_urls.entry(image.url.clone()).or_insert(image.id);
         self.images.insert(image.id, Arc::new(image));
-    }
-
-    /// Moves the images kept under the site's old address (`old/…`: the sample media and
-    /// uploads) to its new one, as a restart on another address does for every other link.
-    /// Images of other sites keep their address. Returns how many moved.
-    pub fn move_site(&mut self, old: &str, new: &str) -> usize {
-        let prefix = format!("{}/", old.trim_end_matches('/'));
-        let moved_url =
-            |url: &str| url.strip_prefix(&prefix).map(|rest| format!("{}/{rest}", new.trim_end_matches('/')));
-        let moving: Vec<Id> =
-            self.images.values().filter(|image| image.url.starts_with(&prefix)).map(|image| image.id).collect();
-        for id in &moving {
-            let Some(old_image) = self.images.get(id) else { continue };
-            let mut image = Image::clone(old_image);
-            if self.image_urls.get(&image.url) == Some(id) {
-                self.image_urls.remove(&image.url);
-            }
-            image.url = moved_url(&image.url).unwrap_or_default().into();
-            for size in image.meta.iter_mut().flat_map(|meta| meta.sizes.iter_mut()) {
-                if let Some(url) = moved_url(&size.url) {
-                    size.url = url.into();
-                }
-            }
-            self.put_image(image);
-        }
-        moving.len()
     }
 
     /// The image made from this address, if any.
@@ -689,108 +619,6 @@ impl Data {
 /// How a venue or organizer title is compared for duplicates: trimmed, ignoring case.
 fn title_key(title: &str) -> String {
     title.trim().to_lowercase()
-}
-
-impl Data {
-    /// A hash of everything the store holds (records, slugs, ID counters), independent of
-    /// map order: two stores with the same content have the same fingerprint. Tests use it
-    /// to check that a rejected write changed nothing. Image addresses under `site` count
-    /// without it: a restart on another address moves them (`move_site`).
-    pub fn fingerprint(&self, site: &str) -> u64 {
-        use std::hash::{Hash, Hasher};
-        fn sorted<K: Ord + Copy, V>(map: &HashMap<K, V>) -> Vec<(K, &V)> {
-            let mut items: Vec<(K, &V)> = map.iter().map(|(key, value)| (*key, value)).collect();
-            items.sort_by_key(|(key, _)| *key);
-            items
-        }
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (self.next_post_id, self.next_term_id).hash(&mut hasher);
-        let kinds: Vec<(usize, PostKind)> =
-            self.kinds.iter().enumerate().filter_map(|(id, kind)| kind.map(|kind| (id, kind))).collect();
-        format!("{kinds:?}").hash(&mut hasher);
-        let events: Vec<(Id, &Arc<Rec<Event>>)> = self.events.iter().collect();
-        format!("{events:?}").hash(&mut hasher);
-        format!("{:?}", self.venues).hash(&mut hasher);
-        format!("{:?}", self.organizers).hash(&mut hasher);
-        format!("{:?}", self.terms).hash(&mut hasher);
-        format!("{:?}", sorted(&self.images)).replace(site, "SITE").hash(&mut hasher);
-        let mut slugs: Vec<String> =
-            self.slugs.entries().map(|(kind, lang, slug, id)| format!("{:?}={id}", (kind, lang, slug))).collect();
-        slugs.sort_unstable();
-        slugs.hash(&mut hasher);
-        hasher.finish()
-    }
-}
-
-// ----- durable state -----
-
-/// Told of every change to the store, under its write lock and before the change is applied,
-/// so changes reach it in the order they are applied. `--state` records them (see `state`).
-/// A hook cannot refuse a change: a plan is checked before it is applied.
-pub trait WriteHook: Send + Sync {
-    /// A planned write, about to be applied.
-    fn applied(&self, changes: &Changes);
-    /// The store was changed outside `apply` (replaced, or bulk-loaded): `data` is all of it.
-    fn replaced(&self, data: &Data);
-}
-
-impl IdReserve {
-    /// A reserve whose last given post and term IDs are these.
-    pub fn at(post: Id, term: Id) -> IdReserve {
-        IdReserve { post, term }
-    }
-
-    /// The last post and term IDs given out.
-    pub fn last(&self) -> (Id, Id) {
-        (self.post, self.term)
-    }
-}
-
-impl Data {
-    pub fn set_hook(&mut self, hook: Option<Arc<dyn WriteHook>>) {
-        self.hook = hook;
-    }
-
-    /// Replaces everything the store holds (an admin reset), keeping the hook, which is told.
-    pub fn replace_with(&mut self, fresh: Data) {
-        let hook = self.hook.take();
-        *self = fresh;
-        if let Some(hook) = &hook {
-            hook.replaced(self);
-        }
-        self.hook = hook;
-    }
-
-    /// Tells the hook that the store changed outside `apply` (a bulk load).
-    pub fn changed_in_bulk(&self) {
-        if let Some(hook) = &self.hook {
-            hook.replaced(self);
-        }
-    }
-
-    /// The last post and term IDs given out.
-    pub fn counters(&self) -> (Id, Id) {
-        (self.next_post_id, self.next_term_id)
-    }
-
-    /// The site's posts that are not part of the calendar (pages), which no record carries.
-    pub fn pages(&self) -> Vec<Id> {
-        // `kinds` is indexed by ID, so this walk gives them in order.
-        (0..self.kinds.len())
-            .filter(|at| self.kinds[*at] == Some(PostKind::Page))
-            .filter_map(|at| Id::try_from(at).ok())
-            .collect()
-    }
-
-    /// A store with these pages and records, the counters at `records.ids`.
-    pub fn restore(pages: &[Id], records: Changes) -> Data {
-        let mut data = Data::default();
-        for id in pages {
-            data.set_kind(*id, PostKind::Page);
-        }
-        data.apply(records);
-        data
-    }
 }
 
 /// The longest slug the CMS stores, in bytes of its stored (percent-encoded) form.

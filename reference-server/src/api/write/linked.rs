@@ -156,7 +156,8 @@ fn apply_organizer_fields(organizer: &mut Organizer, args: &Args) {
 
 /// Part A 31: an existing item matches when every field the request provides matches it. Only
 /// items the caller may read are candidates: a match shows the item in full. The name must be
-/// given and match, so only items of that title (from the store's title index) are compared.
+/// given and match: stored items come from the store's title index (which compares titles as
+/// `same` does), items made earlier in the same write are compared by name here.
 fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: PostKind) -> Option<Id> {
     let same = |given: &str, have: &str| given.trim().to_lowercase() == have.trim().to_lowercase();
     let provided = |key: &str| args.get(key).map(value_text);
@@ -182,7 +183,6 @@ fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: Po
         post.lang == ctx.lang
             && post.status != Status::Trash
             && may_read(ctx, post)
-            && provided(name_key(kind)).is_some_and(|name| same(&name, &post.title))
             && provided("description").is_none_or(|d| same(&d, &post.content))
             && provided("excerpt").is_none_or(|e| same(&e, &post.excerpt))
             && provided("status").is_none_or(|status| status == post.status.name())
@@ -199,7 +199,7 @@ fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: Po
         PostKind::Venue => data
             .titled(kind, ctx.lang, &name)
             .filter_map(|id| data.venues.get(&id).map(|venue| venue.value()))
-            .chain(&pending.venues)
+            .chain(pending.venues.iter().filter(|item| same(&name, &item.post.title)))
             .find(|venue| {
                 matches_post(&venue.post)
                     && venue
@@ -215,7 +215,7 @@ fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: Po
         _ => data
             .titled(kind, ctx.lang, &name)
             .filter_map(|id| data.organizers.get(&id).map(|organizer| organizer.value()))
-            .chain(&pending.organizers)
+            .chain(pending.organizers.iter().filter(|item| same(&name, &item.post.title)))
             .find(|organizer| {
                 matches_post(&organizer.post)
                     && organizer
