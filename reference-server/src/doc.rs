@@ -88,9 +88,6 @@ fn is_path_var(route: &Route, spec: &Arg, index: usize) -> bool {
 fn value_schema(ctx: &Ctx, spec: &Arg, in_body: bool) -> Value {
     let mut schema = base_schema(spec, in_body);
     add_rule_bounds(spec, &mut schema);
-    if !spec.choices.is_empty() {
-        schema["enum"] = json!(spec.choices);
-    }
     if let Some(default) = spec.default {
         add_default(ctx, spec, default, &mut schema);
     }

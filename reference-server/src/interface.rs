@@ -93,8 +93,6 @@ pub struct Arg {
     pub required: bool,
     pub default: Option<Default>,
     pub rule: Rule,
-    /// Allowed values, when the interface lists them.
-    pub choices: &'static [&'static str],
     /// Needs an optional feature of the server (`geoloc`, `tickets`).
     pub feature: Option<&'static str>,
     /// Whether the CMS enforces `ty` (some arguments only document a type).
@@ -104,7 +102,7 @@ pub struct Arg {
 }
 
 const fn arg(name: &'static str, ty: Ty, rule: Rule, description: &'static str) -> Arg {
-    Arg { name, ty, required: false, default: None, rule, choices: &[], feature: None, enforced: true, description }
+    Arg { name, ty, required: false, default: None, rule, feature: None, enforced: true, description }
 }
 
 /// The type is documented but not checked: the rule alone decides.

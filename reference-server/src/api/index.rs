@@ -118,9 +118,7 @@ fn describe_arg(ctx: &Ctx, spec: &Arg) -> Value {
         let item = if item == Item::Integer { "integer" } else { "string" };
         map.insert("items".into(), json!({"type": item}));
     }
-    if !spec.choices.is_empty() {
-        map.insert("enum".into(), json!(spec.choices));
-    } else if spec.rule == crate::interface::Rule::PostStatus {
+    if spec.rule == crate::interface::Rule::PostStatus {
         map.insert("enum".into(), json!(POST_STATUSES));
     }
     map.insert("required".into(), json!(spec.required));
