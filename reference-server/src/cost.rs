@@ -21,7 +21,9 @@
 //!   `"{min} – {max}"`. A single entry without digits is shown as written. HTML-escaped.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
+use regex::Regex;
 use serde_json::{json, Value};
 
 use crate::text::{esc_html, sanitize_title};
@@ -105,10 +107,10 @@ pub fn store_cost(value: &Value) -> Option<StoredCost> {
                 entries.push(s.as_str().into());
             }
         }
+        // PHP's `empty()`: a number is empty when it is zero (`0`, `0.0`, `-0.0`).
         Value::Number(n) => {
-            let s = php_number_string(n);
-            if !php_empty_string(&s) && s != "0.0" && n.as_f64() != Some(0.0) {
-                entries.push(s.into());
+            if n.as_f64() != Some(0.0) {
+                entries.push(php_number_string(n).into());
             }
         }
         Value::Array(items) => {
@@ -148,9 +150,7 @@ pub fn render_cost(stored: &StoredCost) -> (String, Value) {
 /// currency symbols (recorded: `"€15"` → `"15"`, `["0$","20$","30$"]` → `"Free – 30"`,
 /// `"10"` → `"10"`). `None` when the event has no cost (no `offers` then).
 pub fn offer_price(stored: &StoredCost) -> Option<String> {
-    let costs = event_costs(stored);
-    let s = formatted_cost(stored, &costs, false);
-    (!s.is_empty()).then_some(s)
+    (!stored.is_empty()).then(|| formatted_cost(stored, &event_costs(stored), false))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,37 +171,13 @@ enum KeyId {
     Text(String),
 }
 
-/// Price matches in `s`: `(start, end, length of the trailing digits)`.
+/// Price matches in `s`: `(start, end, length of the trailing digits)`. The plugin's price
+/// pattern (`([.,]?)(\d+)([.,]?)(\d*)`, ASCII digits as in PCRE without the `u` flag), found
+/// left to right as `preg_match_all` finds it.
 fn price_matches(s: &str) -> Vec<(usize, usize, usize)> {
-    let b = s.as_bytes();
-    let sep = |c: u8| c == b',' || c == b'.';
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        let mut j = i;
-        if sep(b[j]) {
-            j += 1;
-        }
-        let d0 = j;
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        if j == d0 {
-            i += 1;
-            continue;
-        }
-        if j < b.len() && sep(b[j]) {
-            j += 1;
-        }
-        let d1 = j;
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        out.push((start, j, j - d1));
-        i = j;
-    }
-    out
+    static PRICE: OnceLock<Regex> = OnceLock::new();
+    let price = PRICE.get_or_init(|| Regex::new("[.,]?[0-9]+[.,]?([0-9]*)").expect("price pattern"));
+    price.captures_iter(s).filter_map(|c| Some((c.get(0)?.start(), c.get(0)?.end(), c.get(1)?.len()))).collect()
 }
 
 /// The symbol and position written with the entries.
@@ -254,8 +230,9 @@ fn parse_cost_range(entries: &[Box<str>]) -> Vec<(Key, String)> {
             Some(v) => Key::Num((v * scale).round()),
             None => Key::Text(sanitize_title(&numeric)),
         };
+        // Keys are never negative (a price holds no sign), so equal numbers have equal bits.
         let id = match &key {
-            Key::Num(v) => KeyId::Num(if *v == 0.0 { 0 } else { v.to_bits() }),
+            Key::Num(v) => KeyId::Num(v.to_bits()),
             Key::Text(t) => KeyId::Text(t.clone()),
         };
         match index.get(&id) {
@@ -271,12 +248,14 @@ fn parse_cost_range(entries: &[Box<str>]) -> Vec<(Key, String)> {
 }
 
 /// Key order of the plugin's map: numbers by value; a number against a slug compares as text,
-/// which puts slugs that sort before digits (e.g. starting with `%`) first and the others last.
+/// which puts slugs that sort before digits first and the others last. A slug holds only
+/// `%`, `a`-`z`, `0`-`9`, `_` and inner `-`, so those before digits are the empty one and
+/// those that start with `%` (an encoded character, as `"☕"` → `%e2%98%95`).
 fn sort_keys(map: &mut [(Key, String)]) {
     fn rank(k: &Key) -> (u8, f64, &str) {
         match k {
             Key::Num(v) => (1, *v, ""),
-            Key::Text(t) if t.as_str() < "0" => (0, 0.0, t),
+            Key::Text(t) if t.is_empty() || t.starts_with('%') => (0, 0.0, t),
             Key::Text(t) => (2, 0.0, t),
         }
     }
@@ -289,9 +268,6 @@ fn sort_keys(map: &mut [(Key, String)]) {
 
 /// The event's cost map.
 fn event_costs(stored: &StoredCost) -> Vec<(Key, String)> {
-    if stored.is_empty() {
-        return Vec::new();
-    }
     parse_cost_range(stored.parts().0)
 }
 
@@ -315,34 +291,16 @@ fn cost_values(costs: &[(Key, String)]) -> Vec<String> {
     values
 }
 
-/// The plugin's lowest or highest cost (`Err` stands for its integer 0).
-fn cost_by(costs: &[(Key, String)], lowest: bool) -> Result<String, ()> {
+/// The plugin's lowest or highest cost (`None` stands for its integer 0, shown as Free). The
+/// numeric prices have numeric keys, in ascending order and all different (equal numbers
+/// share a key), so the lowest is the first and the highest the last.
+fn cost_by(costs: &[(Key, String)], lowest: bool) -> Option<String> {
     if costs.len() == 1 && php_numeric_value(&costs[0].1).is_none() {
-        return Ok(costs[0].1.clone());
+        return Some(costs[0].1.clone());
     }
-    let numeric: Vec<&(Key, String)> = costs.iter().filter(|(_, v)| php_numeric_value(v).is_some()).collect();
-    let key_value = |k: &Key| match k {
-        Key::Num(v) => *v,
-        Key::Text(_) => 0.0,
-    };
-    let mut best: Option<&(Key, String)> = None;
-    for item in numeric {
-        best = match best {
-            None => Some(item),
-            Some(cur) => {
-                let (a, b) = (key_value(&item.0), key_value(&cur.0));
-                if (lowest && a < b) || (!lowest && a > b) {
-                    Some(item)
-                } else {
-                    Some(cur)
-                }
-            }
-        };
-    }
-    match best {
-        Some((_, v)) if !php_empty_string(v) => Ok(v.clone()),
-        _ => Err(()),
-    }
+    let mut numeric = costs.iter().filter(|(_, v)| php_numeric_value(v).is_some());
+    let best = if lowest { numeric.next() } else { numeric.next_back() };
+    best.map(|(_, v)| v.clone())
 }
 
 fn formatted_cost(stored: &StoredCost, costs: &[(Key, String)], with_symbol: bool) -> String {
@@ -353,15 +311,13 @@ fn formatted_cost(stored: &StoredCost, costs: &[(Key, String)], with_symbol: boo
         .iter()
         .map(|&lowest| {
             let cost = cost_by(costs, lowest);
+            // Free for zero: `number_format($cost, 2) === "0.00"` (prices hold no sign).
             let shown = match &cost {
-                Err(()) => "Free".to_string(),
-                Ok(v) => {
-                    let with_period = v.replace(',', ".");
-                    match php_numeric_value(&with_period) {
-                        Some(n) if format!("{:.2}", n.abs()) == "0.00" && n >= 0.0 => "Free".to_string(),
-                        _ => v.clone(),
-                    }
-                }
+                None => "Free".to_string(),
+                Some(v) => match php_numeric_value(&v.replace(',', ".")) {
+                    Some(n) if format!("{n:.2}") == "0.00" => "Free".to_string(),
+                    _ => v.clone(),
+                },
             };
             let shown = if with_symbol && php_numeric_value(&shown.replace([',', '.'], "")).is_some() {
                 let symbol =
@@ -377,12 +333,11 @@ fn formatted_cost(stored: &StoredCost, costs: &[(Key, String)], with_symbol: boo
             esc_html(&shown)
         })
         .collect();
+    // The plugin compares the ends with PHP's `==`, numerically when both are numeric; but
+    // different ends come from different prices, which are different numbers, so comparing
+    // the texts gives the same answer.
     let (min, max) = (&ends[0], &ends[1]);
-    let equal = match (php_numeric_value(min), php_numeric_value(max)) {
-        (Some(a), Some(b)) => a == b,
-        _ => min == max,
-    };
-    if equal {
+    if min == max {
         min.clone()
     } else {
         format!("{min} – {max}")
@@ -402,122 +357,50 @@ fn php_empty_string(s: &str) -> bool {
     s.is_empty() || s == "0"
 }
 
-/// How PHP prints a JSON number it decoded.
+/// How PHP prints a JSON number it decoded: an integer as it is; a float (and an integer beyond
+/// PHP's, which it decodes as a float) as `(string)` does with `precision` 14.
 fn php_number_string(n: &serde_json::Number) -> String {
-    if n.is_i64() || n.is_u64() {
-        return n.to_string();
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
     }
-    let f = n.as_f64().unwrap_or(0.0);
-    if !f.is_finite() {
-        return if f > 0.0 { "INF".into() } else { "-INF".into() };
-    }
-    let abs = f.abs();
-    if abs == 0.0 {
-        return if f.is_sign_negative() { "-0".into() } else { "0".into() };
-    }
-    if (1e-5..1e15).contains(&abs) {
-        let s = format!("{f}");
-        return s;
-    }
-    // Scientific form: "1.0E+20", "1.5E-7".
-    let s = format!("{f:e}");
-    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
+    php_float_string(n.as_f64().unwrap_or(0.0))
+}
+
+/// PHP's `(string)` of a float: 14 significant digits, as few as needed (`0.3` for
+/// 0.30000000000000004), and the `E` form below 0.0001 or from 1.0E+14 on (`1.0E-5`,
+/// `1.2345678901234E+14`).
+fn php_float_string(f: f64) -> String {
+    let rounded = format!("{f:.13e}");
+    let (mantissa, exp) = rounded.split_once('e').unwrap_or((&rounded, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    format!("{mantissa}E{}{}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    if (-4..14).contains(&exp) {
+        // The shortest text of the rounded number: its digits without trailing zeros.
+        return format!("{}", rounded.parse::<f64>().unwrap_or(f));
+    }
+    let mantissa = mantissa.trim_end_matches('0');
+    let zero = if mantissa.ends_with('.') { "0" } else { "" };
+    format!("{mantissa}{zero}E{exp:+}")
 }
 
-/// PHP's `is_numeric` on a string, with its value.
+/// A number as PHP reads it: optional whitespace, a sign, digits with a decimal point (either
+/// side may be empty, not both), an exponent.
+const PHP_NUMBER: &str = r"^[ \t\n\r\x0B\x0C]*([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)";
+
+/// PHP's `is_numeric` on a string, with its value: a whole string that reads as a number,
+/// whitespace allowed around it (PHP 8).
 fn php_numeric_value(s: &str) -> Option<f64> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0B', '\x0C']);
-    let t = t.trim_end_matches([' ', '\t', '\n', '\r', '\x0B', '\x0C']);
-    let b = t.as_bytes();
-    let mut i = 0;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        i += 1;
-    }
-    let int_start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    let int_digits = i - int_start;
-    let mut frac_digits = 0;
-    if i < b.len() && b[i] == b'.' {
-        i += 1;
-        let f = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        frac_digits = i - f;
-    }
-    if int_digits == 0 && frac_digits == 0 {
-        return None;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        let mut j = i + 1;
-        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-            j += 1;
-        }
-        let e = j;
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        if j > e {
-            i = j;
-        }
-    }
-    if i != b.len() {
-        return None;
-    }
-    let body = t.strip_suffix('.').unwrap_or(t);
-    let body = if body.starts_with('.') || body.starts_with("-.") || body.starts_with("+.") {
-        body.replacen('.', "0.", 1)
-    } else {
-        body.to_string()
-    };
-    body.parse::<f64>().ok().or(Some(0.0))
+    static NUMERIC: OnceLock<Regex> = OnceLock::new();
+    let numeric =
+        NUMERIC.get_or_init(|| Regex::new(&format!(r"{PHP_NUMBER}[ \t\n\r\x0B\x0C]*$")).expect("number pattern"));
+    numeric.captures(s)?.get(1)?.as_str().parse().ok()
 }
 
-/// The number PHP reads from the start of a string when sorting numerically (0 for words).
+/// The number PHP reads from the start of a string when it sorts numerically (as a `(float)`
+/// cast): the longest number at the start, 0 when there is none (words).
 fn php_leading_number(s: &str) -> f64 {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0B', '\x0C']);
-    let b = t.as_bytes();
-    let mut i = 0;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        i += 1;
-    }
-    let int_start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    let mut digits = i - int_start;
-    if i < b.len() && b[i] == b'.' {
-        let mut j = i + 1;
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        digits += j - i - 1;
-        if digits > 0 {
-            i = j;
-        }
-    }
-    if digits == 0 {
-        return 0.0;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        let mut j = i + 1;
-        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-            j += 1;
-        }
-        let e = j;
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        if j > e {
-            i = j;
-        }
-    }
-    php_numeric_value(&t[..i]).unwrap_or(0.0)
+    static LEADING: OnceLock<Regex> = OnceLock::new();
+    let leading = LEADING.get_or_init(|| Regex::new(PHP_NUMBER).expect("number pattern"));
+    leading.captures(s).and_then(|c| c.get(1)?.as_str().parse().ok()).unwrap_or(0.0)
 }
 
 #[cfg(test)]
@@ -628,6 +511,15 @@ mod tests {
     }
 
     #[test]
+    fn entries_are_what_was_written() {
+        // Only the developer tools read the entries back (`--state`, `--fixtures` export): no
+        // answer of the interface shows them, so this test is what checks them.
+        let stored = store_cost(&json!(["$5", "", 7, "Free"])).unwrap();
+        assert_eq!(stored.entries().collect::<Vec<_>>(), ["$5", "7", "Free"]);
+        assert_eq!(StoredCost::default().entries().count(), 0);
+    }
+
+    #[test]
     fn non_storable_values() {
         assert_eq!(store_cost(&json!(true)), None);
         assert_eq!(store_cost(&json!(null)), None);
@@ -656,10 +548,95 @@ mod tests {
             Value::Number(n) => php_number_string(&n),
             _ => unreachable!(),
         };
-        assert_eq!(s(json!(12.5)), "12.5");
         assert_eq!(s(json!(7)), "7");
-        assert_eq!(s(json!(1e20)), "1.0E+20");
-        assert_eq!(s(json!(1.5e-7)), "1.5E-7");
+        assert_eq!(s(json!(-7)), "-7");
+        assert_eq!(s(json!(i64::MAX)), "9223372036854775807");
+        // Beyond PHP's integers: a float for PHP.
+        assert_eq!(s(json!(u64::MAX)), "1.844674407371E+19");
+        // `php -r 'echo (string)$f;'` for each.
+        for (f, php) in [
+            (12.5, "12.5"),
+            (0.30000000000000004, "0.3"),
+            (12.345678901234567, "12.345678901235"),
+            (0.0001, "0.0001"),
+            (1.0E-5, "1.0E-5"),
+            (1.5E-7, "1.5E-7"),
+            (99999999999999.0, "99999999999999"),
+            (100000000000000.0, "1.0E+14"),
+            (123456789012345.0, "1.2345678901234E+14"),
+            (1.0E+20, "1.0E+20"),
+            (-2.5, "-2.5"),
+            (-0.0, "-0"),
+            (0.0, "0"),
+            (1.0E+100, "1.0E+100"),
+            (5.0, "5"),
+        ] {
+            assert_eq!(s(json!(f)), php, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn php_is_numeric_and_float_cast() {
+        // `php -r 'var_export(is_numeric($s)); var_export((float)$s);'` for each.
+        for (s, numeric, float) in [
+            ("1", true, 1.0),
+            (" 1", true, 1.0),
+            ("1 ", true, 1.0),
+            ("\t1\n", true, 1.0),
+            ("\x0B1", true, 1.0),
+            ("\x0C1", true, 1.0),
+            ("+1", true, 1.0),
+            ("-1", true, -1.0),
+            ("1.", true, 1.0),
+            (".5", true, 0.5),
+            ("+.5", true, 0.5),
+            ("-.5e3", true, -500.0),
+            ("1e5", true, 100000.0),
+            ("1E+5", true, 100000.0),
+            ("1e", false, 1.0),
+            ("1.e5", true, 100000.0),
+            (".e5", false, 0.0),
+            (".", false, 0.0),
+            ("", false, 0.0),
+            ("0x1A", false, 0.0),
+            ("1_0", false, 1.0),
+            (" ", false, 0.0),
+            ("1 1", false, 1.0),
+            ("inf", false, 0.0),
+            ("nan", false, 0.0),
+            ("1e5.5", false, 100000.0),
+            ("+-1", false, 0.0),
+            ("1.5.3", false, 1.5),
+            ("\x001", false, 0.0),
+            ("1\x00", false, 1.0),
+            ("10,", false, 10.0),
+            ("10.", true, 10.0),
+            ("\u{661}", false, 0.0),
+        ] {
+            assert_eq!(php_numeric_value(s), numeric.then_some(float), "is_numeric({s:?})");
+            assert_eq!(php_leading_number(s), float, "(float){s:?}");
+        }
+    }
+
+    #[test]
+    fn price_matches_as_preg_match_all() {
+        // `preg_match_all('/([.,]?)(\d+)([.,]?)(\d*)/', $s, $m, PREG_OFFSET_CAPTURE)`: the
+        // offsets and ends of the whole matches, the lengths of the fourth group.
+        for (s, php) in [
+            ("10, 20", &[(0, 3, 0), (4, 6, 0)][..]),
+            (",5", &[(0, 2, 0)]),
+            ("a,.5", &[(2, 4, 0)]),
+            ("1.2.3", &[(0, 3, 1), (3, 5, 0)]),
+            ("€12.50", &[(3, 8, 2)]),
+            ("10,,20", &[(0, 3, 0), (3, 6, 0)]),
+            ("1,000.50", &[(0, 5, 3), (5, 8, 0)]),
+            ("5..", &[(0, 2, 0)]),
+            (".,5", &[(1, 3, 0)]),
+            ("x\u{663}4", &[(3, 4, 0)]),
+            ("Free", &[]),
+        ] {
+            assert_eq!(price_matches(s), php, "{s:?}");
+        }
     }
 
     #[test]
