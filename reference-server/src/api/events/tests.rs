@@ -43,10 +43,12 @@ fn event(rng: &mut Rng, id: Id) -> Event {
     let zones = ["UTC", "Pacific/Kiritimati", "Etc/GMT+12", "Europe/Paris"];
     let zone = Zone::parse(zones[rng.below(4) as usize]).expect("a zone");
     let start = base() + Duration::minutes(rng.below(60 * 24 * 200) as i64);
-    // Mostly evenings; some several days long; a few longer than the windows.
+    // Mostly evenings; some several days long; a few longer than the windows; some exactly
+    // as long as the longest short event (the long-event index's edge).
     let length = match rng.below(10) {
         0 => Duration::days(3 + rng.below(60) as i64),
         1 => Duration::days(400),
+        2 => crate::store::SHORT_EVENT,
         _ => Duration::hours(rng.below(48) as i64),
     };
     let end = start + length;
