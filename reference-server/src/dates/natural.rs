@@ -255,7 +255,7 @@ fn parse_amounts(words: &[&str]) -> Option<Amount> {
         let starts_group = word.starts_with(['+', '-'])
             || word.starts_with(|c: char| c.is_ascii_digit())
             || matches!(word, "next" | "last" | "this");
-        let after_bare_sign = groups.last().is_some_and(|g| g.len() == 1 && (g[0] == "+" || g[0] == "-"));
+        let after_bare_sign = groups.last().is_some_and(|g| *g == ["+"] || *g == ["-"]);
         match groups.last_mut() {
             Some(group) if !starts_group || after_bare_sign => group.push(word.to_string()),
             // A unit with no amount before it (`days`) is not an amount.
