@@ -8,13 +8,14 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use chrono::{DateTime, Duration, Months, Utc};
+use chrono::{DateTime, Datelike, Duration, Months, Utc};
 use serde_json::{Number, Value};
 
 use crate::node::{Key, Node, NodeKind};
 use crate::template::{Access, DateArg, Expr, Filter, Head, Part, Template, Unit};
 
-/// Applies an offset and optional time to `now`; months and years clamp to the month's end.
+/// Applies an offset and optional time to `now`; months and years clamp to the month's end; a
+/// weekday moves to the n-th such day after (or before) the day, never staying on it.
 pub fn apply_date_arg(now: DateTime<Utc>, arg: &DateArg) -> Result<DateTime<Utc>, TemplateError> {
     let overflow = || TemplateError("date offset out of range".to_string());
     let mut at = now;
@@ -24,6 +25,19 @@ pub fn apply_date_arg(now: DateTime<Utc>, arg: &DateArg) -> Result<DateTime<Utc>
             Unit::Hour => at.checked_add_signed(Duration::try_hours(amount).ok_or_else(overflow)?),
             Unit::Day => at.checked_add_signed(Duration::try_days(amount).ok_or_else(overflow)?),
             Unit::Week => at.checked_add_signed(Duration::try_weeks(amount).ok_or_else(overflow)?),
+            Unit::Weekday(day) => {
+                let today = i64::from(at.weekday().num_days_from_monday());
+                let target = i64::from(day);
+                // The first such day after (or before) `at`, then whole weeks for the rest.
+                let first = if amount > 0 {
+                    (target - today - 1).rem_euclid(7) + 1
+                } else {
+                    -((today - target - 1).rem_euclid(7) + 1)
+                };
+                let weeks = amount.checked_sub(amount.signum()).and_then(|w| w.checked_mul(7)).ok_or_else(overflow)?;
+                let days = first.checked_add(weeks).ok_or_else(overflow)?;
+                at.checked_add_signed(Duration::try_days(days).ok_or_else(overflow)?)
+            }
             Unit::Month | Unit::Year => {
                 let months =
                     if unit == Unit::Year { amount.checked_mul(12) } else { Some(amount) }.ok_or_else(overflow)?;
@@ -412,6 +426,21 @@ mod tests {
         assert!(Template::parse("{{filler(-1)}}").is_err());
         assert!(Template::parse("{{filler(999999999999)}}").is_err());
         assert_eq!(render("{{date(+30d)}} 19:00:00").unwrap(), json!("2024-03-01 19:00:00"));
+    }
+
+    #[test]
+    fn weekdays_move_to_the_next_or_last_such_day() {
+        // now is Wednesday 2024-01-31.
+        assert_eq!(render("{{date(+1wed)}}").unwrap(), json!("2024-02-07"));
+        assert_eq!(render("{{date(-1wed)}}").unwrap(), json!("2024-01-24"));
+        assert_eq!(render("{{date(+1thu)}}").unwrap(), json!("2024-02-01"));
+        assert_eq!(render("{{date(-1tue)}}").unwrap(), json!("2024-01-30"));
+        assert_eq!(render("{{date(+1mon)}}").unwrap(), json!("2024-02-05"));
+        assert_eq!(render("{{date(+2mon)}}").unwrap(), json!("2024-02-12"));
+        assert_eq!(render("{{date(-2sun)}}").unwrap(), json!("2024-01-21"));
+        assert_eq!(render("{{date(-1d+1wed)}}").unwrap(), json!("2024-01-31"));
+        assert_eq!(render("{{date(-1d+1sat)}}").unwrap(), json!("2024-02-03"));
+        assert_eq!(render("{{datetime(+1fri 20:00)}}").unwrap(), json!("2024-02-02 20:00:00"));
     }
 
     #[test]

@@ -94,7 +94,13 @@ pub enum Unit {
     Week,
     Month,
     Year,
+    /// A weekday, 0 for Monday to 6 for Sunday: `+1fri` is the first Friday after the day,
+    /// `-1mon` the last Monday before it (never the day itself).
+    Weekday(u32),
 }
+
+/// The weekday units of an offset, Monday first.
+const WEEKDAY_UNITS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 /// The argument of `date(...)`, `datetime(...)` and `timestamp(...)`.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -270,7 +276,9 @@ pub fn parse_date_arg(text: &str) -> Result<DateArg, String> {
 
 fn parse_offset(token: &str) -> Result<Vec<(i64, Unit)>, String> {
     let bad = || {
-        format!("bad offset `{token}`: write signed amounts with a unit (min, h, d, w, mo, y), e.g. `+30d` or `+1d-2h`")
+        format!(
+            "bad offset `{token}`: write signed amounts with a unit (min, h, d, w, mo, y, or a weekday mon … sun), e.g. `+30d`, `+1d-2h` or `+1fri`"
+        )
     };
     let mut out = Vec::new();
     let mut rest = token;
@@ -287,7 +295,13 @@ fn parse_offset(token: &str) -> Result<Vec<(i64, Unit)>, String> {
         }
         let amount: i64 = rest[..digits].parse().map_err(|_| bad())?;
         rest = &rest[digits..];
-        let (unit, len) = if rest.starts_with("min") {
+        let weekday = WEEKDAY_UNITS.iter().position(|day| rest.starts_with(day));
+        let (unit, len) = if let Some(day) = weekday {
+            if amount == 0 {
+                return Err(bad());
+            }
+            (Unit::Weekday(u32::try_from(day).map_err(|_| bad())?), 3)
+        } else if rest.starts_with("min") {
             (Unit::Minute, 3)
         } else if rest.starts_with("mo") {
             (Unit::Month, 2)
@@ -318,6 +332,8 @@ mod tests {
         assert!(Template::parse("{{id | upper}}").unwrap_err().contains("unknown filter"));
         assert!(Template::parse("{{foo(+1d)}}").unwrap_err().contains("unknown function"));
         assert!(Template::parse("{{date(+1x)}}").unwrap_err().contains("bad offset"));
+        assert!(Template::parse("{{date(+0fri)}}").unwrap_err().contains("bad offset"));
+        assert!(Template::parse("{{date(+1friday)}}").unwrap_err().contains("bad offset"));
         assert!(Template::parse("{{ids[-1]}}").is_err());
         assert!(Template::parse("{{}}").is_err());
     }

@@ -163,9 +163,9 @@ fn extract_time(tokens: &[String]) -> Result<(Option<NaiveTime>, Vec<String>), (
             i += 1;
         } else if let Some((h, m, s, true)) = parse_clock(token) {
             set(NaiveTime::from_hms_opt(h, m, s).ok_or(())?, &mut time)?;
-        } else if token.contains(':') || meridiem(token).is_some() {
-            return Err(()); // a malformed time, or `am` with nothing before it
         } else {
+            // A malformed time (`9:5`) or `am` with nothing before it stays among the words,
+            // where no form takes it.
             rest.push(token.to_string());
         }
         i += 1;
@@ -185,18 +185,12 @@ pub(super) fn parse_natural(lower: &str, zone: &Zone, now_utc: NaiveDateTime) ->
     let wall = match words.as_slice() {
         // A time of day alone: today at that time (`at` alone is nothing).
         [] => today.and_time(time?),
-        ["now"] => match time {
-            Some(t) => today.and_time(t),
-            None => return Some(now_local),
-        },
-        ["today"] => at(today),
-        ["tomorrow"] => at(today.succ_opt()?),
-        ["yesterday"] => at(today.pred_opt()?),
         [day] if weekday_number(day).is_some() => at(weekday_date(today, day, "this")?),
         [dir @ ("next" | "last" | "previous" | "this"), day] if weekday_number(day).is_some() => {
             at(weekday_date(today, day, dir)?)
         }
-        // A day word or `now`, then relative amounts: `tomorrow +1 day`, `now + 2 hours`.
+        // A day word or `now`, alone or with relative amounts: `tomorrow`, `tomorrow +1 day`,
+        // `now + 2 hours`.
         [base @ ("now" | "today" | "tomorrow" | "yesterday"), amounts @ ..] => {
             let days = match *base {
                 "tomorrow" => 1,
@@ -261,7 +255,7 @@ fn parse_amounts(words: &[&str]) -> Option<Amount> {
         let starts_group = word.starts_with(['+', '-'])
             || word.starts_with(|c: char| c.is_ascii_digit())
             || matches!(word, "next" | "last" | "this");
-        let after_bare_sign = groups.last().is_some_and(|g| g.len() == 1 && (g[0] == "+" || g[0] == "-"));
+        let after_bare_sign = groups.last().is_some_and(|g| *g == ["+"] || *g == ["-"]);
         match groups.last_mut() {
             Some(group) if !starts_group || after_bare_sign => group.push(word.to_string()),
             // A unit with no amount before it (`days`) is not an amount.

@@ -24,10 +24,9 @@ impl Zone {
     ///
     /// IANA names are matched without regard to case (`europe/paris` gives `Europe/Paris`).
     pub fn parse(text: &str) -> Option<Zone> {
+        // Nothing else to check first: an empty, long or non-ASCII text is neither an offset
+        // nor the name of a zone (the names are ASCII), so both lookups below refuse it.
         let text = text.trim();
-        if text.is_empty() || text.len() > 64 || !text.is_ascii() {
-            return None;
-        }
         if let Some(zone) = parse_fixed_offset(text) {
             return Some(zone);
         }
@@ -51,9 +50,11 @@ impl Zone {
             Zone::Named(tz) => {
                 let utc = self.local_to_utc(local);
                 let offset = tz.offset_from_utc_datetime(&utc);
+                // The zone database gives no abbreviation (rather than an empty one) where it
+                // has only a numeric one: `no_zone_has_an_empty_abbreviation`.
                 match offset.abbreviation() {
-                    Some(abbr) if !abbr.is_empty() => abbr.to_string(),
-                    _ => format_offset(offset.fix().local_minus_utc(), false),
+                    Some(abbr) => abbr.to_string(),
+                    None => format_offset(offset.fix().local_minus_utc(), false),
                 }
             }
             Zone::Fixed { label, .. } => label.to_string(),
@@ -268,6 +269,33 @@ mod tests {
         // The zone database has only a numeric abbreviation here.
         assert_eq!(zone("Asia/Dubai").abbreviation(now()), "+04");
         assert_eq!(zone("Asia/Kathmandu").abbreviation(now()), "+0545");
+    }
+
+    #[test]
+    fn no_zone_has_an_empty_abbreviation() {
+        // Twice a year from 1900 to 2100 in every zone: an abbreviation is either there or
+        // missing (then the offset is written), never empty.
+        let mut missing = 0;
+        for tz in chrono_tz::TZ_VARIANTS {
+            for year in 1900..=2100 {
+                for month in [1, 7] {
+                    let utc = dt(&format!("{year:04}-{month:02}-01 12:00:00"));
+                    match tz.offset_from_utc_datetime(&utc).abbreviation() {
+                        Some(abbr) => assert!(!abbr.is_empty(), "{} {utc}", tz.name()),
+                        None => missing += 1,
+                    }
+                }
+            }
+        }
+        assert!(missing > 0, "some zones have only a numeric abbreviation");
+    }
+
+    #[test]
+    fn texts_that_are_no_zone_are_refused_by_the_lookups() {
+        let long = format!("Europe/Paris{}", "x".repeat(100));
+        for text in ["", "   ", "\u{0}", "Éurope/Paris", "UTC+5\u{e9}", "utc\u{e9}5", long.as_str()] {
+            assert_eq!(Zone::parse(text), None, "{text:?}");
+        }
     }
 
     #[test]
