@@ -33,7 +33,12 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<
         errors.push(format!("{at}: the schema nests too deep"));
         return;
     }
-    let Some(schema) = schema.as_object() else { return };
+    // An OpenAPI 3.0 schema is an object: anything else (a `null` where a schema belongs) would
+    // let every value through unseen.
+    let Some(schema) = schema.as_object() else {
+        errors.push(format!("{at}: the document's schema here is not an object: {schema}"));
+        return;
+    };
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
         // In OpenAPI 3.0 the siblings of `$ref` are ignored.
         match resolve(doc, reference) {
