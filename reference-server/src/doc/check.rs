@@ -231,3 +231,102 @@ pub fn response_schema<'a>(doc: &'a Value, template: &str, method: &str, status:
         .map(|_| &response["content"]["application/json"]["schema"])
         .ok_or_else(|| format!("{method} {template} {status}: no JSON schema"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Each keyword the checker knows, with a value just inside and just outside what it allows.
+    #[test]
+    fn each_keyword_passes_what_it_allows_and_flags_what_it_does_not() {
+        let doc = json!({"components": {"schemas": {
+            "Thing": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer", "minimum": 1}},
+                      "additionalProperties": false},
+            "Open": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
+        }}});
+        let cases = [
+            (json!({"type": "string"}), json!("a"), json!(1)),
+            (json!({"type": "integer"}), json!(-3), json!(1.5)),
+            (json!({"type": "integer"}), json!(u64::MAX), json!("1")),
+            (json!({"type": "number"}), json!(1.5), json!("1.5")),
+            (json!({"type": "boolean"}), json!(false), json!(0)),
+            (json!({"type": "array"}), json!([]), json!({})),
+            (json!({"type": "object"}), json!({}), json!([])),
+            (json!({"enum": ["a", "b"]}), json!("b"), json!("c")),
+            (json!({"type": "string", "minLength": 2}), json!("ab"), json!("a")),
+            (json!({"type": "string", "pattern": "^[0-9]+$"}), json!("12"), json!("1a")),
+            (json!({"type": "number", "minimum": 1}), json!(1), json!(0.5)),
+            (json!({"type": "array", "maxItems": 1}), json!([1]), json!([1, 2])),
+            (json!({"type": "array", "minItems": 1}), json!([1]), json!([])),
+            (json!({"type": "array", "items": {"type": "integer"}}), json!([1, 2]), json!([1, "2"])),
+            (json!({"$ref": "#/components/schemas/Thing"}), json!({"id": 1}), json!({"id": 0})),
+            (json!({"$ref": "#/components/schemas/Thing"}), json!({"id": 1}), json!({})),
+            (json!({"$ref": "#/components/schemas/Thing"}), json!({"id": 1}), json!({"id": 1, "x": 2})),
+            (json!({"$ref": "#/components/schemas/Open"}), json!({"x": "y"}), json!({})),
+            (json!({"$ref": "#/components/schemas/Open"}), json!({"x": "y"}), json!({"x": 1})),
+            (json!({"$ref": "#/components/schemas/Nothing"}), json!(null), json!(1)),
+            (json!({"type": "string", "nullable": true}), json!(null), json!(2)),
+            (json!({"type": "string"}), json!("x"), json!(null)),
+            (json!({"enum": [1]}), json!(1), json!(null)),
+            (json!({"allOf": [{"type": "integer"}, {"minimum": 2}]}), json!(2), json!(1)),
+            (json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}), json!("a"), json!(true)),
+            (json!({"anyOf": [{"type": "integer"}, {"minimum": 0}]}), json!(3), json!(-1.5)),
+            (json!({"oneOf": [{"type": "integer"}, {"minimum": 5}]}), json!(1), json!(7)),
+            (json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}), json!(1), json!(false)),
+            (json!({"not": {"enum": ["0"]}}), json!("1"), json!("0")),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer"}}}}}),
+                json!({"a": {"b": 1}}),
+                json!({"a": {"b": "1"}}),
+            ),
+            (
+                json!({"type": "array", "items": {"type": "array", "items": {"type": "string"}}}),
+                json!([["a"]]),
+                json!([[1]]),
+            ),
+            (json!({"type": "object", "properties": {"a": null}}), json!({}), json!({"a": 1})),
+        ];
+        for (schema, good, bad) in cases {
+            let unresolved = schema.get("$ref") == Some(&json!("#/components/schemas/Nothing"));
+            if !unresolved {
+                assert_eq!(violations(&doc, &schema, &good), Vec::<String>::new(), "{schema} should allow {good}");
+            }
+            assert!(!violations(&doc, &schema, &bad).is_empty(), "{schema} should flag {bad}");
+        }
+    }
+
+    /// Nesting goes one level deeper per schema, and stops at 64.
+    #[test]
+    fn nesting_is_counted_and_bounded() {
+        let doc = json!({"components": {"schemas": {"Loop": {"$ref": "#/components/schemas/Loop"}}}});
+        let found = violations(&doc, &json!({"$ref": "#/components/schemas/Loop"}), &json!(1));
+        assert_eq!(found, vec!["$: the schema nests too deep".to_string()]);
+        let mut schema = json!({"type": "integer"});
+        for _ in 0..62 {
+            schema = json!({"type": "array", "items": schema});
+        }
+        let mut value = json!(1);
+        for _ in 0..62 {
+            value = json!([value]);
+        }
+        assert_eq!(violations(&doc, &schema, &value), Vec::<String>::new());
+        let deeper = json!({"type": "array", "items": {"type": "array", "items": schema}});
+        let found = violations(&doc, &deeper, &json!([[value]]));
+        assert!(found.iter().any(|e| e.ends_with("nests too deep")), "{found:?}");
+        let nested_objects = json!({"type": "object", "properties": {"a": {"allOf": [{"anyOf": [{"oneOf": [{"type": "object",
+            "additionalProperties": {"type": "integer"}}]}]}]}}});
+        assert!(!violations(&doc, &nested_objects, &json!({"a": {"b": "x"}})).is_empty());
+    }
+
+    #[test]
+    fn the_response_schema_is_found_by_path_method_and_status() {
+        let doc = json!({"paths": {"/x": {"get": {"responses": {
+            "200": {"content": {"application/json": {"schema": {"type": "integer"}}}}, "204": {}}}}}});
+        assert_eq!(response_schema(&doc, "/x", "GET", 200), Ok(&json!({"type": "integer"})));
+        assert!(response_schema(&doc, "/x", "GET", 204).is_err());
+        assert!(response_schema(&doc, "/x", "GET", 404).is_err());
+        assert!(response_schema(&doc, "/x", "POST", 200).is_err());
+        assert!(response_schema(&doc, "/y", "GET", 200).is_err());
+    }
+}
