@@ -97,10 +97,11 @@ fn value_schema(ctx: &Ctx, spec: &Arg, in_body: bool) -> Value {
 /// The type of an argument's value.
 fn base_schema(spec: &Arg, in_body: bool) -> Value {
     match (spec.rule, spec.ty) {
-        // Fields the table leaves loose take richer forms in a body.
-        (Rule::VenueEntry, _) if in_body => linked_entry_schema("Venue"),
-        (Rule::OrganizerEntry, _) if in_body => linked_entry_schema("Organizer"),
-        (_, Ty::Untyped) if in_body && spec.name == "cost" => json!({"anyOf": [
+        // Fields the table leaves loose take richer forms in a body (they are body fields only:
+        // an event's `venue`, `organizer` and `cost`).
+        (Rule::VenueEntry, _) => linked_entry_schema("Venue"),
+        (Rule::OrganizerEntry, _) => linked_entry_schema("Organizer"),
+        (_, Ty::Untyped) if spec.name == "cost" => json!({"anyOf": [
             {"type": "string"},
             {"type": "number"},
             {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "number"}]}}
@@ -117,16 +118,14 @@ fn base_schema(spec: &Arg, in_body: bool) -> Value {
 
 /// What the argument's rule adds: bounds, allowed values, non-empty strings.
 fn add_rule_bounds(spec: &Arg, schema: &mut Value) {
+    // The table gives these rules to integers (lists of integers, strings) only: a unit test
+    // checks it.
     match spec.rule {
-        Rule::PositiveInt | Rule::UserId | Rule::EventId if spec.ty == Ty::Integer => {
-            schema["minimum"] = json!(1);
-        }
-        Rule::PositiveIntList if matches!(spec.ty, Ty::Array(Item::Integer)) && schema.get("items").is_some() => {
-            schema["items"]["minimum"] = json!(1);
-        }
+        Rule::PositiveInt | Rule::UserId | Rule::EventId => schema["minimum"] = json!(1),
+        Rule::PositiveIntList => schema["items"]["minimum"] = json!(1),
         Rule::PostStatus => schema["enum"] = json!(POST_STATUSES),
         // Neither "" nor "0" passes a non-empty rule (PHP's `empty()`).
-        Rule::NonEmpty if schema.get("type").and_then(Value::as_str) == Some("string") => {
+        Rule::NonEmpty => {
             schema["minLength"] = json!(1);
             schema["not"] = json!({"enum": ["0"]});
         }
@@ -463,21 +462,19 @@ fn operation(ctx: &Ctx, route: &Route, method: Method, op: Op) -> Value {
 /// and `EventUpdateBySlug` when the by-slug body differs from the by-ID one.
 fn body_schema_name(ctx: &Ctx, route: &Route, method: Method, op: Op) -> String {
     let singular = nouns(route.resource).0;
-    match op {
-        Op::Create => format!("{singular}Create"),
-        _ if route.target == Target::BySlug => {
-            let by_id = ROUTES.iter().find(|other| other.resource == route.resource && other.target == Target::ById);
-            let same = by_id.is_some_and(|by_id| {
-                body_schema(ctx, &route_args(ctx, by_id, method), Some(by_id))
-                    == body_schema(ctx, &route_args(ctx, route, method), Some(route))
-            });
-            if same {
-                format!("{singular}Update")
-            } else {
-                format!("{singular}UpdateBySlug")
-            }
-        }
-        _ => format!("{singular}Update"),
+    if op == Op::Create {
+        return format!("{singular}Create");
+    }
+    // An update by ID compares with itself: the same.
+    let by_id = ROUTES.iter().find(|other| other.resource == route.resource && other.target == Target::ById);
+    let same = by_id.is_some_and(|by_id| {
+        body_schema(ctx, &route_args(ctx, by_id, method), Some(by_id))
+            == body_schema(ctx, &route_args(ctx, route, method), Some(route))
+    });
+    if same {
+        format!("{singular}Update")
+    } else {
+        format!("{singular}UpdateBySlug")
     }
 }
 
@@ -571,6 +568,37 @@ mod tests {
         missing.sort();
         missing.dedup();
         assert!(missing.is_empty(), "descriptions without translations (add them to doc/i18n.rs): {missing:#?}");
+    }
+
+    /// `add_rule_bounds` and `base_schema` rely on how the table uses its rules: bounds only on
+    /// integers (lists of integers with their `items`), non-empty only on strings, the linked
+    /// entries and `cost` only in bodies, and no allowed values listed in the table (the status
+    /// rule gives its own).
+    #[test]
+    fn rules_fall_on_the_types_and_places_the_schemas_expect() {
+        for route in ROUTES {
+            for (method, op) in route.methods {
+                let in_body = matches!(op, Op::Create | Op::Update);
+                for spec in route.args(*method) {
+                    let base = base_schema(&spec, in_body);
+                    let at = format!("{} {:?} {}", route.path, method, spec.name);
+                    assert!(spec.choices.is_empty(), "{at}: choices are not documented");
+                    match spec.rule {
+                        Rule::PositiveInt | Rule::UserId | Rule::EventId => assert_eq!(spec.ty, Ty::Integer, "{at}"),
+                        Rule::PositiveIntList => {
+                            assert_eq!(spec.ty, Ty::Array(Item::Integer), "{at}");
+                            assert!(base.get("items").is_some(), "{at}");
+                        }
+                        Rule::NonEmpty => assert_eq!(base["type"], "string", "{at}"),
+                        Rule::VenueEntry | Rule::OrganizerEntry => assert!(in_body, "{at}"),
+                        _ => {}
+                    }
+                    if spec.name == "cost" && spec.ty == Ty::Untyped {
+                        assert!(in_body, "{at}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

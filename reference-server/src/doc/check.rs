@@ -33,7 +33,12 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<
         errors.push(format!("{at}: the schema nests too deep"));
         return;
     }
-    let Some(schema) = schema.as_object() else { return };
+    // An OpenAPI 3.0 schema is an object: anything else (a `null` where a schema belongs) would
+    // let every value through unseen.
+    let Some(schema) = schema.as_object() else {
+        errors.push(format!("{at}: the document's schema here is not an object: {schema}"));
+        return;
+    };
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
         // In OpenAPI 3.0 the siblings of `$ref` are ignored.
         match resolve(doc, reference) {
@@ -225,4 +230,110 @@ pub fn response_schema<'a>(doc: &'a Value, template: &str, method: &str, status:
         .as_object()
         .map(|_| &response["content"]["application/json"]["schema"])
         .ok_or_else(|| format!("{method} {template} {status}: no JSON schema"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Each keyword the checker knows, with a value just inside and just outside what it allows.
+    #[test]
+    fn each_keyword_passes_what_it_allows_and_flags_what_it_does_not() {
+        let doc = json!({"components": {"schemas": {
+            "Thing": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer", "minimum": 1}},
+                      "additionalProperties": false},
+            "Open": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
+        }}});
+        let cases = [
+            (json!({"type": "string"}), json!("a"), json!(1)),
+            (json!({"type": "integer"}), json!(-3), json!(1.5)),
+            (json!({"type": "integer"}), json!(u64::MAX), json!("1")),
+            (json!({"type": "number"}), json!(1.5), json!("1.5")),
+            (json!({"type": "boolean"}), json!(false), json!(0)),
+            (json!({"type": "array"}), json!([]), json!({})),
+            (json!({"type": "object"}), json!({}), json!([])),
+            (json!({"enum": ["a", "b"]}), json!("b"), json!("c")),
+            (json!({"type": "string", "minLength": 2}), json!("ab"), json!("a")),
+            (json!({"type": "string", "pattern": "^[0-9]+$"}), json!("12"), json!("1a")),
+            (json!({"type": "number", "minimum": 1}), json!(1), json!(0.5)),
+            (json!({"type": "array", "maxItems": 1}), json!([1]), json!([1, 2])),
+            (json!({"type": "array", "minItems": 1}), json!([1]), json!([])),
+            (json!({"type": "array", "items": {"type": "integer"}}), json!([1, 2]), json!([1, "2"])),
+            (json!({"$ref": "#/components/schemas/Thing"}), json!({"id": 1}), json!({"id": 0})),
+            (json!({"$ref": "#/components/schemas/Thing"}), json!({"id": 1}), json!({})),
+            (json!({"$ref": "#/components/schemas/Thing"}), json!({"id": 1}), json!({"id": 1, "x": 2})),
+            (json!({"$ref": "#/components/schemas/Open"}), json!({"x": "y"}), json!({})),
+            (json!({"$ref": "#/components/schemas/Open"}), json!({"x": "y"}), json!({"x": 1})),
+            (json!({"$ref": "#/components/schemas/Nothing"}), json!(null), json!(1)),
+            (json!({"type": "string", "nullable": true}), json!(null), json!(2)),
+            (json!({"type": "string"}), json!("x"), json!(null)),
+            (json!({"enum": [1]}), json!(1), json!(null)),
+            (json!({"allOf": [{"type": "integer"}, {"minimum": 2}]}), json!(2), json!(1)),
+            (json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}), json!("a"), json!(true)),
+            (json!({"anyOf": [{"type": "integer"}, {"minimum": 0}]}), json!(3), json!(-1.5)),
+            (json!({"oneOf": [{"type": "integer"}, {"minimum": 5}]}), json!(1), json!(7)),
+            (json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}), json!(1), json!(false)),
+            (json!({"not": {"enum": ["0"]}}), json!("1"), json!("0")),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer"}}}}}),
+                json!({"a": {"b": 1}}),
+                json!({"a": {"b": "1"}}),
+            ),
+            (
+                json!({"type": "array", "items": {"type": "array", "items": {"type": "string"}}}),
+                json!([["a"]]),
+                json!([[1]]),
+            ),
+            (json!({"type": "object", "properties": {"a": null}}), json!({}), json!({"a": 1})),
+        ];
+        for (schema, good, bad) in cases {
+            let unresolved = schema.get("$ref") == Some(&json!("#/components/schemas/Nothing"));
+            if !unresolved {
+                assert_eq!(violations(&doc, &schema, &good), Vec::<String>::new(), "{schema} should allow {good}");
+            }
+            assert!(!violations(&doc, &schema, &bad).is_empty(), "{schema} should flag {bad}");
+        }
+    }
+
+    /// Nesting goes one level deeper per schema, whichever keyword nests it, and stops at 64.
+    #[test]
+    fn nesting_is_counted_and_bounded() {
+        let doc = json!({"components": {"schemas": {"Loop": {"$ref": "#/components/schemas/Loop"}}}});
+        let found = violations(&doc, &json!({"$ref": "#/components/schemas/Loop"}), &json!(1));
+        assert_eq!(found, vec!["$: the schema nests too deep".to_string()]);
+        type Wrap = fn(Value) -> Value;
+        // (anyOf and oneOf nest through the same step as allOf; their messages quote the inner
+        // ones, which grow twice as long at each level, so they are left out here.)
+        let kinds: [(&str, Wrap, Wrap); 4] = [
+            ("items", |s| json!({"type": "array", "items": s}), |v| json!([v])),
+            ("properties", |s| json!({"type": "object", "properties": {"a": s}}), |v| json!({"a": v})),
+            ("additionalProperties", |s| json!({"type": "object", "additionalProperties": s}), |v| json!({"a": v})),
+            ("allOf", |s| json!({"allOf": [s]}), |v| v),
+        ];
+        for (name, wrap_schema, wrap_value) in kinds {
+            let nested = |levels: usize| {
+                let (mut schema, mut value) = (json!({"type": "integer"}), json!(1));
+                for _ in 0..levels {
+                    schema = wrap_schema(schema);
+                    value = wrap_value(value);
+                }
+                violations(&doc, &schema, &value)
+            };
+            assert_eq!(nested(63), Vec::<String>::new(), "{name}: 63 levels");
+            let found = nested(64);
+            assert!(!found.is_empty() && found.iter().all(|e| e.contains("nests too deep")), "{name}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn the_response_schema_is_found_by_path_method_and_status() {
+        let doc = json!({"paths": {"/x": {"get": {"responses": {
+            "200": {"content": {"application/json": {"schema": {"type": "integer"}}}}, "204": {}}}}}});
+        assert_eq!(response_schema(&doc, "/x", "GET", 200), Ok(&json!({"type": "integer"})));
+        assert!(response_schema(&doc, "/x", "GET", 204).is_err());
+        assert!(response_schema(&doc, "/x", "GET", 404).is_err());
+        assert!(response_schema(&doc, "/x", "POST", 200).is_err());
+        assert!(response_schema(&doc, "/y", "GET", 200).is_err());
+    }
 }
