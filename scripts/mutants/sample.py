@@ -59,6 +59,10 @@ EXCLUDED = {
     "reference-server/src/request_log.rs": "the request log line",
     "reference-server/src/stubs": "stubbed answers (--stub, /__admin/stubs)",
     "reference-server/src/proxy": "the checking proxy in front of a real site (--proxy-to)",
+    # The checker of answers against an implementation's /doc: the runner's --check-doc (and the
+    # proxy) use it on the server under test. It is part of the test, not of the server: a mutant
+    # makes the check more lenient, not the server wrong (its unit tests check each keyword).
+    "reference-server/src/doc/check.rs": "the runner's --check-doc checker",
     # The store's parts that only the tools above, the server's own data and its tests use
     "reference-server/src/store/durable.rs": "the store's side of --state, the admin reset and the tests' fingerprint",
     "reference-server/src/store/builders.rs": "the fresh site's sample media, the demo's and the seed's builders",
