@@ -1,25 +1,27 @@
 //! What the server offers client developers around the interface: the request journal, fault
-//! rules and durable state, and the steps of a request that use them (a fault's answer, the
-//! wait for durability, the journal entry).
+//! rules, stubbed answers and durable state, and the steps of a request that use them (a fault's
+//! answer, a stub's, the wait for durability, the journal entry).
 
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use chrono::{DateTime, SecondsFormat, Utc};
 use http_body_util::{BodyExt, Full};
-use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, Uri};
+use hyper::http::{HeaderMap, HeaderName, HeaderValue, Method as HttpMethod, Response, Uri};
+use serde_json::Value;
 
+use crate::app::Ctx;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::faults::{Faults, ServeBody, SlowBody, Stop};
 use crate::fixtures::Fixture;
-use crate::http::{self, Finish, Refusal, Reply, CORS_HEADERS, CORS_METHODS};
+use crate::http::{self, ApiRequest, Finish, Refusal, Reply, CORS_HEADERS, CORS_METHODS};
 use crate::interface::ErrorKind;
 use crate::journal::bodies::{self, Bodies, Kept};
 use crate::journal::hints::{self, Prefix};
 use crate::journal::{Entry, Journal};
 use crate::state::State;
-use crate::stubs::Stubs;
+use crate::stubs::{Answer, Stubs};
 use crate::validate::Params;
 
 /// The client developer's tools of one server.
@@ -81,6 +83,70 @@ pub fn stop_answer(stop: Stop, how: &Finish) -> Result<Response<Full<Bytes>>, Dr
                 reply = reply.header("retry-after", seconds.to_string());
             }
             Ok(http::finish(reply, how))
+        }
+    }
+}
+
+/// The route's own reply to a request, before it is finished (the pipeline's `route_reply`: a
+/// stub's merge patches change it). Its arguments: the request's view, the request, whether it
+/// is a preflight's `OPTIONS`, and how its answer is finished.
+pub type RouteReply = fn(&Ctx, &ApiRequest, bool, &mut Finish) -> Reply;
+
+/// The answer of the stub that matches this request (the pipeline asks for none for a
+/// preflight's `OPTIONS`), noted for the journal; None when no stub matches (the route answers).
+pub fn stub_answer(
+    tools: &DevTools,
+    ctx: &Ctx,
+    request: &ApiRequest,
+    path: &str,
+    finish: &mut Finish,
+    note: &mut Note,
+    route_reply: RouteReply,
+) -> Option<Response<Full<Bytes>>> {
+    let incoming = crate::stubs::Incoming {
+        method: request.method.name(),
+        path,
+        query: &request.query,
+        body: &request.body,
+        user: ctx.user.map(|user| user.name.as_str()),
+    };
+    let stub = tools.stubs.pick(&incoming)?;
+    note.stub = Some(stub.mark());
+    Some(stubbed(ctx, request, &stub.spec.answer, finish, route_reply))
+}
+
+/// A stub's answer, finished as every answer is (CORS, links, `_fields`, `_envelope`): its
+/// own, or the route's with its merge patches applied.
+fn stubbed(
+    ctx: &Ctx,
+    request: &ApiRequest,
+    answer: &Answer,
+    finish: &mut Finish,
+    route_reply: RouteReply,
+) -> Response<Full<Bytes>> {
+    match answer {
+        Answer::Fixed { status, headers, body } => {
+            let reply =
+                Reply { status: *status, body: http::Body::Value(body.clone()), headers: Vec::new(), refusal: None };
+            let mut response = http::finish(reply, finish);
+            for (name, value) in headers {
+                if let (Ok(name), Ok(value)) = (name.parse::<HeaderName>(), HeaderValue::from_str(value)) {
+                    response.headers_mut().insert(name, value);
+                }
+            }
+            response
+        }
+        Answer::Merge { merge, each } => {
+            let mut reply = route_reply(ctx, request, false, finish);
+            let mut value = std::mem::replace(&mut reply.body, http::Body::Value(Value::Null)).into_value();
+            if let Some(patch) = merge {
+                crate::stubs::json::merge_patch(&mut value, patch);
+            }
+            if let Some(patch) = each {
+                crate::stubs::json::merge_each(&mut value, patch);
+            }
+            reply.body = http::Body::Value(value);
+            http::finish(reply, finish)
         }
     }
 }

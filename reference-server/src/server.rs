@@ -7,7 +7,7 @@ use std::sync::{Arc, Weak};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::http::{HeaderMap, HeaderName, HeaderValue, Method as HttpMethod, Request, Response};
+use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Request, Response};
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use serde_json::Value;
@@ -31,7 +31,6 @@ use crate::journal::hints::Prefix;
 use crate::model::Lang;
 use crate::state::{Header, Opening, WithData};
 use crate::store::{Data, Store};
-use crate::stubs::Answer;
 use crate::validate::Params;
 
 /// A server started by [`serve`]; dropping it does not stop it, call [`RunningServer::shutdown`].
@@ -638,7 +637,13 @@ async fn answer(
         finish.allow = Some(allow_for(&ctx, route, api_request.var.as_deref()));
     }
     let path = located.path.as_deref().unwrap_or("/");
-    stub_or_dispatch(shared, &ctx, &api_request, path, options, &mut finish, note)
+    // A stub's answer, if one matches (never a preflight's); else the route's.
+    let stubbed = if options {
+        None
+    } else {
+        devtools::stub_answer(&shared.tools, &ctx, &api_request, path, &mut finish, note, route_reply)
+    };
+    stubbed.unwrap_or_else(|| dispatch(&ctx, &api_request, options, &mut finish))
 }
 
 /// With `--admin`, the request's body is kept for the journal: its start, secrets redacted.
@@ -646,64 +651,6 @@ fn keep_request_body(shared: &Shared, headers: &HeaderMap, read: &ReadBody, note
     if shared.tools.admin {
         let kind = headers.get("content-type").and_then(|value| value.to_str().ok());
         note.request_body = Some(crate::journal::bodies::request(&read.bytes, kind));
-    }
-}
-
-/// The answer of the stub that matches this request (never a preflight's `OPTIONS`), noted
-/// for the journal; else the route's.
-fn stub_or_dispatch(
-    shared: &Shared,
-    ctx: &Ctx,
-    request: &ApiRequest,
-    path: &str,
-    options: bool,
-    finish: &mut Finish,
-    note: &mut Note,
-) -> Response<Full<Bytes>> {
-    let user = ctx.user.map(|user| user.name.as_str());
-    let incoming = crate::stubs::Incoming {
-        method: request.method.name(),
-        path,
-        query: &request.query,
-        body: &request.body,
-        user,
-    };
-    match (!options).then(|| shared.tools.stubs.pick(&incoming)).flatten() {
-        Some(stub) => {
-            note.stub = Some(stub.mark());
-            stubbed(ctx, request, &stub.spec.answer, finish)
-        }
-        None => dispatch(ctx, request, options, finish),
-    }
-}
-
-/// A stub's answer, finished as every answer is (CORS, links, `_fields`, `_envelope`): its
-/// own, or the route's with its merge patches applied.
-fn stubbed(ctx: &Ctx, request: &ApiRequest, answer: &Answer, finish: &mut Finish) -> Response<Full<Bytes>> {
-    match answer {
-        Answer::Fixed { status, headers, body } => {
-            let reply =
-                Reply { status: *status, body: http::Body::Value(body.clone()), headers: Vec::new(), refusal: None };
-            let mut response = http::finish(reply, finish);
-            for (name, value) in headers {
-                if let (Ok(name), Ok(value)) = (name.parse::<HeaderName>(), HeaderValue::from_str(value)) {
-                    response.headers_mut().insert(name, value);
-                }
-            }
-            response
-        }
-        Answer::Merge { merge, each } => {
-            let mut reply = route_reply(ctx, request, false, finish);
-            let mut value = std::mem::replace(&mut reply.body, http::Body::Value(Value::Null)).into_value();
-            if let Some(patch) = merge {
-                crate::stubs::json::merge_patch(&mut value, patch);
-            }
-            if let Some(patch) = each {
-                crate::stubs::json::merge_each(&mut value, patch);
-            }
-            reply.body = http::Body::Value(value);
-            http::finish(reply, finish)
-        }
     }
 }
 
