@@ -24,8 +24,7 @@ use crate::dates::Zone;
 use crate::devtools::{self, DevTools, Dropped, Note, Seen};
 use crate::error::ApiError;
 use crate::faults::{Plan, ServeBody};
-use crate::fixtures::{Fixture, FixtureErrors, Problem};
-use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Refusal, Reply};
+use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Reply};
 use crate::interface::{errors, Method, Route};
 use crate::journal::hints::Prefix;
 use crate::model::Lang;
@@ -126,7 +125,7 @@ pub(crate) struct Shared {
 pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     let site_zone = checked_zone(&config).map_err(invalid)?;
-    let (fixture, fixture_problems) = read_fixture(&mut config)?;
+    let (fixture, fixture_problems) = devtools::read_fixture(&mut config)?;
     let logins: Vec<&str> = config.users.iter().map(|user| user.name.as_str()).collect();
     let stubs = crate::stubs::read_files(&config.stub_files, &logins).map_err(std::io::Error::other)?;
     let listener = TcpListener::bind(config.listen).await?;
@@ -150,7 +149,7 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         Some(fixture) => Some(crate::fixtures::build(&app, fixture, fixture_problems).map_err(std::io::Error::other)?),
         None => None,
     };
-    fill_store(&app, opening.as_mut(), fixture_data);
+    devtools::fill_store(&app, opening.as_mut(), fixture_data);
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
@@ -228,53 +227,6 @@ fn share(
     Ok(shared)
 }
 
-/// The `--fixtures` file, read; the users it lists replace the default ones. The problems of
-/// its users are reported with those of its items, once they are loaded.
-fn read_fixture(config: &mut Config) -> std::io::Result<(Option<Fixture>, Vec<Problem>)> {
-    let Some(path) = config.fixtures.as_deref() else {
-        return Ok((None, Vec::new()));
-    };
-    let fixture = Fixture::read(path).map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
-    let (users, mut problems) = fixture.users();
-    match users {
-        Some(users) if !users.is_empty() && config.users != UserSpec::defaults() => problems
-            .push(Problem::new("users", "users are given both with --user and in the fixture: give them in one place")),
-        Some(users) if !users.is_empty() => config.users = users,
-        _ => {}
-    }
-    Ok((Some(fixture), problems))
-}
-
-/// The store at the start: the state file's (its images moved to the site's address if the
-/// file was written for another), or a new one with the `--fixtures` file's items, then
-/// `--demo` and `--seed-events`.
-fn fill_store(app: &App, opening: Option<&mut Opening>, fixture_data: Option<Data>) {
-    let old_site = opening.as_ref().and_then(|opening| opening.site_url()).map(str::to_string);
-    match opening.and_then(Opening::take_data) {
-        Some(mut data) => {
-            if let Some(old_site) = old_site.filter(|old| *old != app.site_url) {
-                data.move_site(&old_site, &app.site_url);
-            }
-            *app.store.write() = data;
-            if app.config.demo || app.config.seed_events > 0 || fixture_data.is_some() {
-                tracing::info!(
-                    target: "reference_server::state",
-                    "the state file holds the store: --fixtures, --demo and --seed-events are ignored"
-                );
-            }
-        }
-        None => {
-            if let Some(data) = fixture_data {
-                *app.store.write() = data;
-            }
-            if app.config.demo {
-                crate::demo::load(app);
-            }
-            crate::seed::load(app, app.config.seed_events);
-        }
-    }
-}
-
 /// Lends the compaction thread the store while the server lives.
 fn lend_store(weak: Weak<Shared>) -> WithData {
     Box::new(move |visit| match weak.upgrade() {
@@ -348,7 +300,7 @@ fn spawn_connection(
         let shared = handler.clone();
         async move {
             let response = match (reserved, for_admin(&shared, &request)) {
-                (true, false) => Ok(reserved_answer()),
+                (true, false) => Ok(devtools::reserved_answer()),
                 // The kept connection serves one request: then it is free for the next.
                 (true, true) => handle(&shared, request).await.map(|mut response| {
                     response.headers_mut().insert("connection", HeaderValue::from_static("close"));
@@ -377,23 +329,6 @@ fn for_admin(shared: &Shared, request: &Request<Incoming>) -> bool {
     shared.tools.admin && crate::admin::claims(path.strip_prefix(shared.site_path.as_str()).unwrap_or(path))
 }
 
-/// The answer to a request other than the admin API's on the connection kept for it: every
-/// other slot is taken, try again (the connection is closed, so the slot is free at once).
-fn reserved_answer() -> Response<ServeBody> {
-    let body = serde_json::json!({
-        "code": "server_busy",
-        "message": "Every connection slot is taken; the last one is kept for the admin API.",
-        "data": {"status": 503},
-    });
-    let mut response = Response::new(ServeBody::from(Full::new(Bytes::from(body.to_string()))));
-    *response.status_mut() = hyper::http::StatusCode::SERVICE_UNAVAILABLE;
-    let headers = response.headers_mut();
-    headers.insert("content-type", HeaderValue::from_static("application/json; charset=UTF-8"));
-    headers.insert("retry-after", HeaderValue::from_static("1"));
-    headers.insert("connection", HeaderValue::from_static("close"));
-    response
-}
-
 /// One request: the site's pages and the admin API, the real site's answer through the checking
 /// proxy (`--proxy-to`), or the interface's pipeline with the faults that apply to it, the wait
 /// for durability and its journal entry. Every error is an envelope; `Err` is a connection a
@@ -414,13 +349,14 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         Err(request) => request,
     };
     if let Some(proxy) = &shared.proxy {
-        return Ok(proxied(shared, proxy, request).await.map(ServeBody::from));
+        let answer = devtools::proxied(app, tools, &shared.budget, &shared.site_path, proxy, request).await;
+        return Ok(answer.map(ServeBody::from));
     }
     let query = parse_form(uri.query().unwrap_or(""));
     let effective = effective_method(&method, &query, request.headers());
     let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
     let located = locate(uri.path(), &query, prefix.site_path, prefix.root, prefix.namespace);
-    let plan = fault_plan(tools, &effective, located.path.as_deref(), uri.path());
+    let plan = devtools::fault_plan(tools, &effective, located.path.as_deref(), uri.path());
     let plain = devtools::plain_finish(&shared.link, &method);
     if !plan.delay_before.is_zero() {
         tokio::time::sleep(plan.delay_before).await;
@@ -428,7 +364,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let mut note = Note::default();
     // The journal shows the query as it came; the pipeline takes it over otherwise.
     let journal_query = tools.admin.then(|| query.clone());
-    let cors = if tools.admin { cors_refusal(shared, request.headers()) } else { None };
+    let cors = if tools.admin { devtools::cors_refusal(app, request.headers()) } else { None };
     let outcome = match plan.stop_before.clone() {
         Some(stop) => devtools::stop_answer(stop, &plain),
         None => {
@@ -445,7 +381,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
             let (user, fault) = (note.user.take(), fault.clone());
             let seen =
                 Seen { time, started, method: &effective, uri: &uri, query, user, fault, cors, stub, bodies: None };
-            journal(&tools.journal, &prefix, seen, outcome, &mut note).await
+            devtools::journal(&tools.journal, &prefix, seen, outcome, &mut note).await
         }
         _ => outcome,
     };
@@ -455,37 +391,6 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         Some((chunk, delay)) => devtools::slow(response, chunk, delay).await,
         None => response.map(ServeBody::from),
     })
-}
-
-/// Records a request in the journal, with its bodies; the answer goes on unchanged.
-async fn journal(
-    journal: &crate::journal::Journal,
-    prefix: &Prefix<'_>,
-    mut seen: Seen<'_>,
-    outcome: Result<Response<Full<Bytes>>, Dropped>,
-    note: &mut Note,
-) -> Result<Response<Full<Bytes>>, Dropped> {
-    let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
-    let outcome = match outcome {
-        Ok(response) => {
-            let (response, bodies) = devtools::keep_bodies(response, note).await;
-            seen.bodies = Some(bodies);
-            Ok(response)
-        }
-        Err(dropped) => Err(dropped),
-    };
-    let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
-    devtools::record(journal, prefix, seen, status, refusal);
-    outcome
-}
-
-/// The real site's answer, through the checking proxy (`--proxy-to`).
-async fn proxied(shared: &Shared, proxy: &crate::proxy::Proxy, request: Request<Incoming>) -> Response<Full<Bytes>> {
-    let app = &shared.app;
-    let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
-    let journal = shared.tools.admin.then_some(&shared.tools.journal);
-    let local = crate::proxy::Local { app, budget: &shared.budget, journal, prefix };
-    crate::proxy::handle(proxy, local, request).await
 }
 
 /// The answer of one of the site's pages or of the admin API; the request back when it is
@@ -504,20 +409,6 @@ async fn site_or_admin(
         return Ok(crate::admin::handle(app, tools, &shared.budget, request).await);
     }
     Err(request)
-}
-
-/// The faults planned for a request. Rules match the path inside the namespace
-/// (`/events/12`), or else the whole path.
-fn fault_plan(tools: &DevTools, effective: &str, located_path: Option<&str>, whole_path: &str) -> Plan {
-    if !tools.faults.any() {
-        return Plan::default();
-    }
-    let rule_path = match located_path {
-        Some("") => "/",
-        Some(path) => path,
-        None => whole_path,
-    };
-    tools.faults.plan(effective, rule_path)
 }
 
 /// The pipeline's answer once it is durable, with the faults planned after it. Once the file
@@ -626,7 +517,7 @@ async fn answer(
         Ok(read) => read,
         Err(error) => return fail(error, &finish),
     };
-    keep_request_body(shared, &parts.headers, &read, note);
+    devtools::keep_request_body(&shared.tools, &parts.headers, &read, note);
     let body = match body_params(&parts.headers, &mut read, method, options).await {
         Ok(params) => params,
         Err(error) => return fail(error, &finish),
@@ -644,14 +535,6 @@ async fn answer(
         devtools::stub_answer(&shared.tools, &ctx, &api_request, path, &mut finish, note, route_reply)
     };
     stubbed.unwrap_or_else(|| dispatch(&ctx, &api_request, options, &mut finish))
-}
-
-/// With `--admin`, the request's body is kept for the journal: its start, secrets redacted.
-fn keep_request_body(shared: &Shared, headers: &HeaderMap, read: &ReadBody, note: &mut Note) {
-    if shared.tools.admin {
-        let kind = headers.get("content-type").and_then(|value| value.to_str().ok());
-        note.request_body = Some(crate::journal::bodies::request(&read.bytes, kind));
-    }
 }
 
 /// How answers to this request are finished: links, CORS, HEAD, `_fields` and `_envelope`.
@@ -679,16 +562,6 @@ fn authenticate<'a>(app: &'a App, headers: &HeaderMap, note: &mut Note) -> Resul
         return Err(ApiError::of(&errors::COOKIE_INVALID_NONCE).because(reason));
     }
     Ok(user)
-}
-
-/// Why the browser of the page that sent this request will not read its answer (the journal's
-/// CORS note).
-fn cors_refusal(shared: &Shared, headers: &HeaderMap) -> Option<String> {
-    let app = &shared.app;
-    let allowed = headers
-        .get("origin")
-        .is_some_and(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin));
-    devtools::cors_refusal(headers, allowed)
 }
 
 /// A browser request from an origin outside `--cors-origin` may not write: its answer could
