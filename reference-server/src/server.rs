@@ -299,7 +299,7 @@ fn spawn_connection(
         let busy = state.begin();
         let shared = handler.clone();
         async move {
-            let response = match (reserved, for_admin(&shared, &request)) {
+            let response = match (reserved, crate::admin::for_admin(&shared.tools, &shared.site_path, &request)) {
                 (true, false) => Ok(devtools::reserved_answer()),
                 // The kept connection serves one request: then it is free for the next.
                 (true, true) => handle(&shared, request).await.map(|mut response| {
@@ -323,12 +323,6 @@ fn spawn_connection(
     });
 }
 
-/// Whether a request is the admin API's.
-fn for_admin(shared: &Shared, request: &Request<Incoming>) -> bool {
-    let path = request.uri().path();
-    shared.tools.admin && crate::admin::claims(path.strip_prefix(shared.site_path.as_str()).unwrap_or(path))
-}
-
 /// One request: the site's pages and the admin API, the real site's answer through the checking
 /// proxy (`--proxy-to`), or the interface's pipeline with the faults that apply to it, the wait
 /// for durability and its journal entry. Every error is an envelope; `Err` is a connection a
@@ -341,7 +335,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let time = tools.admin.then(chrono::Utc::now);
     let method = request.method().clone();
     let uri = request.uri().clone();
-    let request = match site_or_admin(shared, request).await {
+    let request = match crate::admin::site_or_admin(app, tools, &shared.budget, &shared.site_path, request).await {
         Ok(response) => {
             log(&method, &uri, Some(response.status().as_u16()), started, [None, None]);
             return Ok(response.map(ServeBody::from));
@@ -391,24 +385,6 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         Some((chunk, delay)) => devtools::slow(response, chunk, delay).await,
         None => response.map(ServeBody::from),
     })
-}
-
-/// The answer of one of the site's pages or of the admin API; the request back when it is
-/// for neither.
-async fn site_or_admin(
-    shared: &Shared,
-    request: Request<Incoming>,
-) -> Result<Response<Full<Bytes>>, Request<Incoming>> {
-    let (app, tools) = (&shared.app, &shared.tools);
-    let uri = request.uri();
-    let local = uri.path().strip_prefix(shared.site_path.as_str()).unwrap_or(uri.path());
-    if let Some(response) = crate::pages::answer(app, tools, request.method(), local, uri.query()) {
-        return Ok(response);
-    }
-    if tools.admin && crate::admin::claims(local) {
-        return Ok(crate::admin::handle(app, tools, &shared.budget, request).await);
-    }
-    Err(request)
 }
 
 /// The pipeline's answer once it is durable, with the faults planned after it. Once the file
