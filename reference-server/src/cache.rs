@@ -371,6 +371,103 @@ mod tests {
         assert!(cache.shards.iter().all(|shard| !shard.lock().entries.is_empty()), "keys spread over the shards");
     }
 
+    /// What the test caches render: a text that names the key, of a length chosen by the key
+    /// (from a few bytes to over half of the large pool of a small cache), in two pieces.
+    fn model(key: Key) -> (String, String) {
+        let name = format!("{key:?}");
+        let length = [8, 120, 1_500, 9_000, 40_000][name.bytes().map(usize::from).sum::<usize>() % 5];
+        let first = format!("{name}:{}", "a".repeat(length));
+        (first, format!("/{name}"))
+    }
+
+    /// A walk over 600 keys of every kind, some of them read again and again, as the pipeline
+    /// asks for fragments.
+    fn walk(steps: usize) -> impl Iterator<Item = Key> {
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        (0..steps).map(move |_| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let pick = state >> 33;
+            let (id, rev) = (if pick % 3 == 0 { pick % 8 } else { pick % 100 }, (pick >> 8) % 2 + 1);
+            match (pick >> 12) % 7 {
+                0 => Key::Event(id, rev),
+                1 => Key::EventLd(id, rev),
+                2 => Key::Venue(id, rev, pick & 1 == 0),
+                3 => Key::Organizer(id, rev, pick & 1 == 0),
+                4 => Key::VenueLd(id, rev),
+                5 => Key::OrganizerLd(id, rev),
+                _ => Key::Term(id, rev, (pick % 3) as u8),
+            }
+        })
+    }
+
+    /// Every shard's and the large pool's bytes are the sum of their entries' costs (a
+    /// fragment's length plus the fixed cost), within their budget, and each entry is in the
+    /// CLOCK order.
+    fn check_accounting(cache: &RenderCache) {
+        let pools = cache.shards.iter().map(|shard| (shard, cache.budget));
+        for (pool, budget) in pools.chain(std::iter::once((&cache.large, cache.large_budget))) {
+            let inner = pool.lock();
+            let held: usize = inner.entries.values().map(|entry| entry.fragment.text.len() + ENTRY_OVERHEAD).sum();
+            assert_eq!(inner.bytes, held, "the bytes held are the sum of the entries' costs");
+            assert!(inner.bytes <= budget, "{} bytes over a budget of {budget}", inner.bytes);
+            assert!(inner.entries.keys().all(|key| inner.order.contains(key)), "every entry is in the order");
+        }
+    }
+
+    /// The cache changes only how fast an answer is made, never what it says: whatever the
+    /// budget (none at all, small, the default) and the shards, every read gives the fragment
+    /// that rendering gives, in its two pieces. (So a change that only makes the cache keep
+    /// less, or more, or keep it elsewhere, is invisible to a client: such mutants are listed
+    /// in scripts/mutants/equivalent.txt with this test, which passes with each of them.)
+    #[test]
+    fn answers_are_those_of_rendering_whatever_the_budget() {
+        for (budget, shards) in [(0, 1), (4 * 1024, 1), (64 * 1024, 4), (DEFAULT_BUDGET, SHARDS)] {
+            let cache = RenderCache::with_shards(budget, shards);
+            for key in walk(3_000) {
+                let (first, second) = model(key);
+                let held = cache.get_or_render(key, || Fragment::pair(&first, &second));
+                assert_eq!((held.first(), held.second()), (first.as_str(), second.as_str()), "{key:?}");
+                assert_eq!(held.text(), format!("{first}{second}"));
+            }
+        }
+    }
+
+    /// The memory the cache holds is what it counts, within its budget, whether entries are
+    /// added, replaced (two requests rendered the same miss) or evicted.
+    #[test]
+    fn the_bytes_counted_are_the_bytes_held() {
+        for (budget, shards) in [(0, 1), (4 * 1024, 1), (64 * 1024, 4), (1024 * 1024, SHARDS)] {
+            let cache = RenderCache::with_shards(budget, shards);
+            for (step, key) in walk(2_000).enumerate() {
+                let (first, second) = model(key);
+                cache.get_or_render(key, || Fragment::pair(&first, &second));
+                if step % 7 == 0 {
+                    // The later of two renderings of one miss replaces the earlier.
+                    cache.put(key, Arc::new(Fragment::new(format!("{first}{second}!"))));
+                }
+                check_accounting(&cache);
+            }
+        }
+        let fragment = Fragment::new("x".repeat(10));
+        assert_eq!(fragment.cost(), 10 + ENTRY_OVERHEAD);
+        assert_eq!(DEFAULT_BUDGET, 32 << 20);
+    }
+
+    /// A thread finds a fragment it used last without the shared cache, even when the shared
+    /// cache keeps nothing; a fragment over 8 KiB it does not keep.
+    #[test]
+    fn a_thread_keeps_what_it_used_last() {
+        let cache = RenderCache::new(0);
+        let small = Key::Event(1, 1);
+        cache.get_or_render(small, || Fragment::new("s".repeat(NEAR_MAX_BYTES)));
+        cache.get_or_render(small, || unreachable!("kept by the thread"));
+        let large = Key::Event(2, 1);
+        cache.get_or_render(large, || Fragment::new("l".repeat(NEAR_MAX_BYTES + 1)));
+        cache.get_or_render(large, || Fragment::new("l".repeat(NEAR_MAX_BYTES + 1)));
+        assert_eq!(cache.rendered(), 3);
+        assert_eq!(NEAR_MAX_BYTES, 8192);
+    }
+
     #[test]
     fn each_cache_finds_its_own_fragments_through_the_near_cache() {
         let (one, two) = (RenderCache::default(), RenderCache::default());

@@ -32,8 +32,9 @@ enum Phase {
     Idle(Instant),
     /// The first bytes of a request head came at this instant.
     Head(Instant),
-    /// This many requests are being handled.
-    Busy(u32),
+    /// A request is being handled (hyper's HTTP/1 connection hands its handler one request at
+    /// a time: the next head is read only once the answer is made).
+    Busy,
 }
 
 /// The phase of one connection, shared by its stream and its request handler.
@@ -50,35 +51,20 @@ impl ConnState {
     }
 
     fn waiting(&self, waker: &Waker) {
-        let mut reader = self.reader.lock();
-        if !reader.as_ref().is_some_and(|known| known.will_wake(waker)) {
-            *reader = Some(waker.clone());
-        }
+        *self.reader.lock() = Some(waker.clone());
     }
 
     /// A request head is complete and its handler starts; the guard marks its end.
     pub fn begin(self: &Arc<Self>) -> BusyGuard {
-        let mut phase = self.phase.lock();
-        *phase = match *phase {
-            Phase::Busy(count) => Phase::Busy(count + 1),
-            _ => Phase::Busy(1),
-        };
+        *self.phase.lock() = Phase::Busy;
         BusyGuard { state: self.clone() }
     }
 
+    /// The handler is done: the connection waits for its next request.
     fn end(&self) {
-        let idle = {
-            let mut phase = self.phase.lock();
-            *phase = match *phase {
-                Phase::Busy(count) if count > 1 => Phase::Busy(count - 1),
-                _ => Phase::Idle(Instant::now()),
-            };
-            matches!(*phase, Phase::Idle(_))
-        };
-        if idle {
-            if let Some(reader) = self.reader.lock().take() {
-                reader.wake();
-            }
+        *self.phase.lock() = Phase::Idle(Instant::now());
+        if let Some(reader) = self.reader.lock().take() {
+            reader.wake();
         }
     }
 
@@ -147,7 +133,7 @@ impl GuardedStream {
         match self.state.phase() {
             Phase::Idle(since) => Some((since + self.config.idle_timeout, true)),
             Phase::Head(since) => Some((since + self.config.header_timeout, false)),
-            Phase::Busy(_) => None,
+            Phase::Busy => None,
         }
     }
 }
@@ -155,12 +141,11 @@ impl GuardedStream {
 impl AsyncRead for GuardedStream {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
-                if buf.filled().len() > before {
-                    this.state.received();
-                }
+                // Bytes arrived (or the end: then hyper reads no more, and the phase no longer
+                // matters).
+                this.state.received();
                 return Poll::Ready(Ok(()));
             }
             Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
@@ -172,9 +157,7 @@ impl AsyncRead for GuardedStream {
         let Some((deadline, idle)) = this.deadline() else {
             return Poll::Pending;
         };
-        if this.sleep.deadline() != deadline {
-            this.sleep.as_mut().reset(deadline);
-        }
+        this.sleep.as_mut().reset(deadline);
         if this.sleep.as_mut().poll(cx).is_pending() {
             return Poll::Pending;
         }
@@ -195,9 +178,7 @@ impl GuardedStream {
             Poll::Pending => {
                 let since = *self.write_blocked.get_or_insert_with(Instant::now);
                 let deadline = since + self.config.idle_timeout;
-                if self.write_sleep.deadline() != deadline {
-                    self.write_sleep.as_mut().reset(deadline);
-                }
+                self.write_sleep.as_mut().reset(deadline);
                 match self.write_sleep.as_mut().poll(cx) {
                     Poll::Ready(()) => {
                         Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "answer not read in time")))

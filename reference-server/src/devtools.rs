@@ -1,25 +1,31 @@
 //! What the server offers client developers around the interface: the request journal, fault
-//! rules and durable state, and the steps of a request that use them (a fault's answer, the
-//! wait for durability, the journal entry).
+//! rules, stubbed answers, durable state, fixtures and the checking proxy, and the steps of the
+//! server that use them (reading `--fixtures` and filling the store at the start; a fault's
+//! answer, a stub's, the proxy's, the wait for durability, the journal entry).
 
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use chrono::{DateTime, SecondsFormat, Utc};
 use http_body_util::{BodyExt, Full};
-use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Response, Uri};
+use hyper::body::Incoming;
+use hyper::http::{HeaderMap, HeaderName, HeaderValue, Method as HttpMethod, Request, Response, Uri};
+use serde_json::Value;
 
-use crate::config::Config;
+use crate::app::{App, Ctx};
+use crate::body::{BodyBudget, ReadBody};
+use crate::config::{Config, UserSpec};
 use crate::error::ApiError;
-use crate::faults::{Faults, ServeBody, SlowBody, Stop};
-use crate::fixtures::Fixture;
-use crate::http::{self, Finish, Refusal, Reply, CORS_HEADERS, CORS_METHODS};
+use crate::faults::{Faults, Plan, ServeBody, SlowBody, Stop};
+use crate::fixtures::{Fixture, FixtureErrors, Problem};
+use crate::http::{self, ApiRequest, Finish, Refusal, Reply, CORS_HEADERS, CORS_METHODS};
 use crate::interface::ErrorKind;
 use crate::journal::bodies::{self, Bodies, Kept};
 use crate::journal::hints::{self, Prefix};
 use crate::journal::{Entry, Journal};
-use crate::state::State;
-use crate::stubs::Stubs;
+use crate::state::{Opening, State};
+use crate::store::Data;
+use crate::stubs::{Answer, Stubs};
 use crate::validate::Params;
 
 /// The client developer's tools of one server.
@@ -81,6 +87,70 @@ pub fn stop_answer(stop: Stop, how: &Finish) -> Result<Response<Full<Bytes>>, Dr
                 reply = reply.header("retry-after", seconds.to_string());
             }
             Ok(http::finish(reply, how))
+        }
+    }
+}
+
+/// The route's own reply to a request, before it is finished (the pipeline's `route_reply`: a
+/// stub's merge patches change it). Its arguments: the request's view, the request, whether it
+/// is a preflight's `OPTIONS`, and how its answer is finished.
+pub type RouteReply = fn(&Ctx, &ApiRequest, bool, &mut Finish) -> Reply;
+
+/// The answer of the stub that matches this request (the pipeline asks for none for a
+/// preflight's `OPTIONS`), noted for the journal; None when no stub matches (the route answers).
+pub fn stub_answer(
+    tools: &DevTools,
+    ctx: &Ctx,
+    request: &ApiRequest,
+    path: &str,
+    finish: &mut Finish,
+    note: &mut Note,
+    route_reply: RouteReply,
+) -> Option<Response<Full<Bytes>>> {
+    let incoming = crate::stubs::Incoming {
+        method: request.method.name(),
+        path,
+        query: &request.query,
+        body: &request.body,
+        user: ctx.user.map(|user| user.name.as_str()),
+    };
+    let stub = tools.stubs.pick(&incoming)?;
+    note.stub = Some(stub.mark());
+    Some(stubbed(ctx, request, &stub.spec.answer, finish, route_reply))
+}
+
+/// A stub's answer, finished as every answer is (CORS, links, `_fields`, `_envelope`): its
+/// own, or the route's with its merge patches applied.
+fn stubbed(
+    ctx: &Ctx,
+    request: &ApiRequest,
+    answer: &Answer,
+    finish: &mut Finish,
+    route_reply: RouteReply,
+) -> Response<Full<Bytes>> {
+    match answer {
+        Answer::Fixed { status, headers, body } => {
+            let reply =
+                Reply { status: *status, body: http::Body::Value(body.clone()), headers: Vec::new(), refusal: None };
+            let mut response = http::finish(reply, finish);
+            for (name, value) in headers {
+                if let (Ok(name), Ok(value)) = (name.parse::<HeaderName>(), HeaderValue::from_str(value)) {
+                    response.headers_mut().insert(name, value);
+                }
+            }
+            response
+        }
+        Answer::Merge { merge, each } => {
+            let mut reply = route_reply(ctx, request, false, finish);
+            let mut value = std::mem::replace(&mut reply.body, http::Body::Value(Value::Null)).into_value();
+            if let Some(patch) = merge {
+                crate::stubs::json::merge_patch(&mut value, patch);
+            }
+            if let Some(patch) = each {
+                crate::stubs::json::merge_each(&mut value, patch);
+            }
+            reply.body = http::Body::Value(value);
+            http::finish(reply, finish)
         }
     }
 }
@@ -196,7 +266,7 @@ pub fn record(journal: &Journal, prefix: &Prefix, seen: Seen, status: Option<u16
 /// Why a browser will not let the page that sent this request read its answer, in words (for
 /// the journal: the page itself sees only a network error). None when it will, and for a
 /// request that no page sent (no `Origin`). `allowed`: the origin passes `origin_allowed`.
-pub fn cors_refusal(headers: &HeaderMap, allowed: bool) -> Option<String> {
+fn cors_refusal_in_words(headers: &HeaderMap, allowed: bool) -> Option<String> {
     let text = |name: &str| headers.get(name).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
     let origin = text("origin")?;
     if !allowed {
@@ -222,4 +292,136 @@ pub fn cors_refusal(headers: &HeaderMap, allowed: bool) -> Option<String> {
             refused.join(", ")
         )
     })
+}
+
+/// The `--fixtures` file, read; the users it lists replace the default ones. The problems of
+/// its users are reported with those of its items, once they are loaded.
+pub fn read_fixture(config: &mut Config) -> std::io::Result<(Option<Fixture>, Vec<Problem>)> {
+    let Some(path) = config.fixtures.as_deref() else {
+        return Ok((None, Vec::new()));
+    };
+    let fixture = Fixture::read(path).map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
+    let (users, mut problems) = fixture.users();
+    match users {
+        Some(users) if !users.is_empty() && config.users != UserSpec::defaults() => problems
+            .push(Problem::new("users", "users are given both with --user and in the fixture: give them in one place")),
+        Some(users) if !users.is_empty() => config.users = users,
+        _ => {}
+    }
+    Ok((Some(fixture), problems))
+}
+
+/// The store at the start: the state file's (its images moved to the site's address if the
+/// file was written for another), or a new one with the `--fixtures` file's items, then
+/// `--demo` and `--seed-events`.
+pub fn fill_store(app: &App, opening: Option<&mut Opening>, fixture_data: Option<Data>) {
+    let old_site = opening.as_ref().and_then(|opening| opening.site_url()).map(str::to_string);
+    match opening.and_then(Opening::take_data) {
+        Some(mut data) => {
+            if let Some(old_site) = old_site.filter(|old| *old != app.site_url) {
+                data.move_site(&old_site, &app.site_url);
+            }
+            *app.store.write() = data;
+            if app.config.demo || app.config.seed_events > 0 || fixture_data.is_some() {
+                tracing::info!(
+                    target: "reference_server::state",
+                    "the state file holds the store: --fixtures, --demo and --seed-events are ignored"
+                );
+            }
+        }
+        None => {
+            if let Some(data) = fixture_data {
+                *app.store.write() = data;
+            }
+            if app.config.demo {
+                crate::demo::load(app);
+            }
+            crate::seed::load(app, app.config.seed_events);
+        }
+    }
+}
+
+/// The answer to a request other than the admin API's on the connection kept for it: every
+/// other slot is taken, try again (the connection is closed, so the slot is free at once).
+pub fn reserved_answer() -> Response<ServeBody> {
+    let body = serde_json::json!({
+        "code": "server_busy",
+        "message": "Every connection slot is taken; the last one is kept for the admin API.",
+        "data": {"status": 503},
+    });
+    let mut response = Response::new(ServeBody::from(Full::new(Bytes::from(body.to_string()))));
+    *response.status_mut() = hyper::http::StatusCode::SERVICE_UNAVAILABLE;
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static("application/json; charset=UTF-8"));
+    headers.insert("retry-after", HeaderValue::from_static("1"));
+    headers.insert("connection", HeaderValue::from_static("close"));
+    response
+}
+
+/// Records a request in the journal, with its bodies; the answer goes on unchanged.
+pub async fn journal(
+    journal: &crate::journal::Journal,
+    prefix: &Prefix<'_>,
+    mut seen: Seen<'_>,
+    outcome: Result<Response<Full<Bytes>>, Dropped>,
+    note: &mut Note,
+) -> Result<Response<Full<Bytes>>, Dropped> {
+    let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
+    let outcome = match outcome {
+        Ok(response) => {
+            let (response, bodies) = keep_bodies(response, note).await;
+            seen.bodies = Some(bodies);
+            Ok(response)
+        }
+        Err(dropped) => Err(dropped),
+    };
+    let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
+    record(journal, prefix, seen, status, refusal);
+    outcome
+}
+
+/// The real site's answer, through the checking proxy (`--proxy-to`).
+pub async fn proxied(
+    app: &App,
+    tools: &DevTools,
+    budget: &BodyBudget,
+    site_path: &str,
+    proxy: &crate::proxy::Proxy,
+    request: Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    let prefix = Prefix { site_path, root: &app.config.root, namespace: &app.config.namespace };
+    let journal = tools.admin.then_some(&tools.journal);
+    let local = crate::proxy::Local { app, budget, journal, prefix };
+    crate::proxy::handle(proxy, local, request).await
+}
+
+/// The faults planned for a request. Rules match the path inside the namespace
+/// (`/events/12`), or else the whole path.
+pub fn fault_plan(tools: &DevTools, effective: &str, located_path: Option<&str>, whole_path: &str) -> Plan {
+    if !tools.faults.any() {
+        return Plan::default();
+    }
+    let rule_path = match located_path {
+        Some("") => "/",
+        Some(path) => path,
+        None => whole_path,
+    };
+    tools.faults.plan(effective, rule_path)
+}
+
+/// Why the browser of the page that sent this request will not read its answer (the journal's
+/// CORS note).
+pub fn cors_refusal(app: &App, headers: &HeaderMap) -> Option<String> {
+    let allowed = headers
+        .get("origin")
+        .is_some_and(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin));
+    cors_refusal_in_words(headers, allowed)
+}
+
+/// With `--admin`, the request's body is kept for the journal: its start, secrets redacted.
+pub fn keep_request_body(tools: &DevTools, headers: &HeaderMap, read: &ReadBody, note: &mut Note) {
+    if tools.admin {
+        let kind = headers.get("content-type").and_then(|value| value.to_str().ok());
+        note.request_body = Some(bodies::request(&read.bytes, kind));
+    }
 }

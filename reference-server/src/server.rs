@@ -7,7 +7,7 @@ use std::sync::{Arc, Weak};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::http::{HeaderMap, HeaderName, HeaderValue, Method as HttpMethod, Request, Response};
+use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Request, Response};
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use serde_json::Value;
@@ -24,14 +24,12 @@ use crate::dates::Zone;
 use crate::devtools::{self, DevTools, Dropped, Note, Seen};
 use crate::error::ApiError;
 use crate::faults::{Plan, ServeBody};
-use crate::fixtures::{Fixture, FixtureErrors, Problem};
-use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Refusal, Reply};
+use crate::http::{self, effective_method, locate, parse_body, parse_form, ApiRequest, Finish, Reply};
 use crate::interface::{errors, Method, Route};
 use crate::journal::hints::Prefix;
 use crate::model::Lang;
 use crate::state::{Header, Opening, WithData};
 use crate::store::{Data, Store};
-use crate::stubs::Answer;
 use crate::validate::Params;
 
 /// A server started by [`serve`]; dropping it does not stop it, call [`RunningServer::shutdown`].
@@ -127,7 +125,7 @@ pub(crate) struct Shared {
 pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
     let site_zone = checked_zone(&config).map_err(invalid)?;
-    let (fixture, fixture_problems) = read_fixture(&mut config)?;
+    let (fixture, fixture_problems) = devtools::read_fixture(&mut config)?;
     let logins: Vec<&str> = config.users.iter().map(|user| user.name.as_str()).collect();
     let stubs = crate::stubs::read_files(&config.stub_files, &logins).map_err(std::io::Error::other)?;
     let listener = TcpListener::bind(config.listen).await?;
@@ -151,7 +149,7 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         Some(fixture) => Some(crate::fixtures::build(&app, fixture, fixture_problems).map_err(std::io::Error::other)?),
         None => None,
     };
-    fill_store(&app, opening.as_mut(), fixture_data);
+    devtools::fill_store(&app, opening.as_mut(), fixture_data);
     let stream = Arc::new(StreamConfig {
         header_timeout: limits.header_timeout,
         idle_timeout: limits.idle_timeout,
@@ -229,53 +227,6 @@ fn share(
     Ok(shared)
 }
 
-/// The `--fixtures` file, read; the users it lists replace the default ones. The problems of
-/// its users are reported with those of its items, once they are loaded.
-fn read_fixture(config: &mut Config) -> std::io::Result<(Option<Fixture>, Vec<Problem>)> {
-    let Some(path) = config.fixtures.as_deref() else {
-        return Ok((None, Vec::new()));
-    };
-    let fixture = Fixture::read(path).map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
-    let (users, mut problems) = fixture.users();
-    match users {
-        Some(users) if !users.is_empty() && config.users != UserSpec::defaults() => problems
-            .push(Problem::new("users", "users are given both with --user and in the fixture: give them in one place")),
-        Some(users) if !users.is_empty() => config.users = users,
-        _ => {}
-    }
-    Ok((Some(fixture), problems))
-}
-
-/// The store at the start: the state file's (its images moved to the site's address if the
-/// file was written for another), or a new one with the `--fixtures` file's items, then
-/// `--demo` and `--seed-events`.
-fn fill_store(app: &App, opening: Option<&mut Opening>, fixture_data: Option<Data>) {
-    let old_site = opening.as_ref().and_then(|opening| opening.site_url()).map(str::to_string);
-    match opening.and_then(Opening::take_data) {
-        Some(mut data) => {
-            if let Some(old_site) = old_site.filter(|old| *old != app.site_url) {
-                data.move_site(&old_site, &app.site_url);
-            }
-            *app.store.write() = data;
-            if app.config.demo || app.config.seed_events > 0 || fixture_data.is_some() {
-                tracing::info!(
-                    target: "reference_server::state",
-                    "the state file holds the store: --fixtures, --demo and --seed-events are ignored"
-                );
-            }
-        }
-        None => {
-            if let Some(data) = fixture_data {
-                *app.store.write() = data;
-            }
-            if app.config.demo {
-                crate::demo::load(app);
-            }
-            crate::seed::load(app, app.config.seed_events);
-        }
-    }
-}
-
 /// Lends the compaction thread the store while the server lives.
 fn lend_store(weak: Weak<Shared>) -> WithData {
     Box::new(move |visit| match weak.upgrade() {
@@ -348,8 +299,8 @@ fn spawn_connection(
         let busy = state.begin();
         let shared = handler.clone();
         async move {
-            let response = match (reserved, for_admin(&shared, &request)) {
-                (true, false) => Ok(reserved_answer()),
+            let response = match (reserved, crate::admin::for_admin(&shared.tools, &shared.site_path, &request)) {
+                (true, false) => Ok(devtools::reserved_answer()),
                 // The kept connection serves one request: then it is free for the next.
                 (true, true) => handle(&shared, request).await.map(|mut response| {
                     response.headers_mut().insert("connection", HeaderValue::from_static("close"));
@@ -372,29 +323,6 @@ fn spawn_connection(
     });
 }
 
-/// Whether a request is the admin API's.
-fn for_admin(shared: &Shared, request: &Request<Incoming>) -> bool {
-    let path = request.uri().path();
-    shared.tools.admin && crate::admin::claims(path.strip_prefix(shared.site_path.as_str()).unwrap_or(path))
-}
-
-/// The answer to a request other than the admin API's on the connection kept for it: every
-/// other slot is taken, try again (the connection is closed, so the slot is free at once).
-fn reserved_answer() -> Response<ServeBody> {
-    let body = serde_json::json!({
-        "code": "server_busy",
-        "message": "Every connection slot is taken; the last one is kept for the admin API.",
-        "data": {"status": 503},
-    });
-    let mut response = Response::new(ServeBody::from(Full::new(Bytes::from(body.to_string()))));
-    *response.status_mut() = hyper::http::StatusCode::SERVICE_UNAVAILABLE;
-    let headers = response.headers_mut();
-    headers.insert("content-type", HeaderValue::from_static("application/json; charset=UTF-8"));
-    headers.insert("retry-after", HeaderValue::from_static("1"));
-    headers.insert("connection", HeaderValue::from_static("close"));
-    response
-}
-
 /// One request: the site's pages and the admin API, the real site's answer through the checking
 /// proxy (`--proxy-to`), or the interface's pipeline with the faults that apply to it, the wait
 /// for durability and its journal entry. Every error is an envelope; `Err` is a connection a
@@ -407,7 +335,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let time = tools.admin.then(chrono::Utc::now);
     let method = request.method().clone();
     let uri = request.uri().clone();
-    let request = match site_or_admin(shared, request).await {
+    let request = match crate::admin::site_or_admin(app, tools, &shared.budget, &shared.site_path, request).await {
         Ok(response) => {
             log(&method, &uri, Some(response.status().as_u16()), started, [None, None]);
             return Ok(response.map(ServeBody::from));
@@ -415,13 +343,14 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         Err(request) => request,
     };
     if let Some(proxy) = &shared.proxy {
-        return Ok(proxied(shared, proxy, request).await.map(ServeBody::from));
+        let answer = devtools::proxied(app, tools, &shared.budget, &shared.site_path, proxy, request).await;
+        return Ok(answer.map(ServeBody::from));
     }
     let query = parse_form(uri.query().unwrap_or(""));
     let effective = effective_method(&method, &query, request.headers());
     let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
     let located = locate(uri.path(), &query, prefix.site_path, prefix.root, prefix.namespace);
-    let plan = fault_plan(tools, &effective, located.path.as_deref(), uri.path());
+    let plan = devtools::fault_plan(tools, &effective, located.path.as_deref(), uri.path());
     let plain = devtools::plain_finish(&shared.link, &method);
     if !plan.delay_before.is_zero() {
         tokio::time::sleep(plan.delay_before).await;
@@ -429,7 +358,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
     let mut note = Note::default();
     // The journal shows the query as it came; the pipeline takes it over otherwise.
     let journal_query = tools.admin.then(|| query.clone());
-    let cors = if tools.admin { cors_refusal(shared, request.headers()) } else { None };
+    let cors = if tools.admin { devtools::cors_refusal(app, request.headers()) } else { None };
     let outcome = match plan.stop_before.clone() {
         Some(stop) => devtools::stop_answer(stop, &plain),
         None => {
@@ -446,7 +375,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
             let (user, fault) = (note.user.take(), fault.clone());
             let seen =
                 Seen { time, started, method: &effective, uri: &uri, query, user, fault, cors, stub, bodies: None };
-            journal(&tools.journal, &prefix, seen, outcome, &mut note).await
+            devtools::journal(&tools.journal, &prefix, seen, outcome, &mut note).await
         }
         _ => outcome,
     };
@@ -456,69 +385,6 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Result<Response<
         Some((chunk, delay)) => devtools::slow(response, chunk, delay).await,
         None => response.map(ServeBody::from),
     })
-}
-
-/// Records a request in the journal, with its bodies; the answer goes on unchanged.
-async fn journal(
-    journal: &crate::journal::Journal,
-    prefix: &Prefix<'_>,
-    mut seen: Seen<'_>,
-    outcome: Result<Response<Full<Bytes>>, Dropped>,
-    note: &mut Note,
-) -> Result<Response<Full<Bytes>>, Dropped> {
-    let status = outcome.as_ref().ok().map(|response| response.status().as_u16());
-    let outcome = match outcome {
-        Ok(response) => {
-            let (response, bodies) = devtools::keep_bodies(response, note).await;
-            seen.bodies = Some(bodies);
-            Ok(response)
-        }
-        Err(dropped) => Err(dropped),
-    };
-    let refusal = outcome.as_ref().ok().and_then(|response| response.extensions().get::<Refusal>());
-    devtools::record(journal, prefix, seen, status, refusal);
-    outcome
-}
-
-/// The real site's answer, through the checking proxy (`--proxy-to`).
-async fn proxied(shared: &Shared, proxy: &crate::proxy::Proxy, request: Request<Incoming>) -> Response<Full<Bytes>> {
-    let app = &shared.app;
-    let prefix = Prefix { site_path: &shared.site_path, root: &app.config.root, namespace: &app.config.namespace };
-    let journal = shared.tools.admin.then_some(&shared.tools.journal);
-    let local = crate::proxy::Local { app, budget: &shared.budget, journal, prefix };
-    crate::proxy::handle(proxy, local, request).await
-}
-
-/// The answer of one of the site's pages or of the admin API; the request back when it is
-/// for neither.
-async fn site_or_admin(
-    shared: &Shared,
-    request: Request<Incoming>,
-) -> Result<Response<Full<Bytes>>, Request<Incoming>> {
-    let (app, tools) = (&shared.app, &shared.tools);
-    let uri = request.uri();
-    let local = uri.path().strip_prefix(shared.site_path.as_str()).unwrap_or(uri.path());
-    if let Some(response) = crate::pages::answer(app, tools, request.method(), local, uri.query()) {
-        return Ok(response);
-    }
-    if tools.admin && crate::admin::claims(local) {
-        return Ok(crate::admin::handle(app, tools, &shared.budget, request).await);
-    }
-    Err(request)
-}
-
-/// The faults planned for a request. Rules match the path inside the namespace
-/// (`/events/12`), or else the whole path.
-fn fault_plan(tools: &DevTools, effective: &str, located_path: Option<&str>, whole_path: &str) -> Plan {
-    if !tools.faults.any() {
-        return Plan::default();
-    }
-    let rule_path = match located_path {
-        Some("") => "/",
-        Some(path) => path,
-        None => whole_path,
-    };
-    tools.faults.plan(effective, rule_path)
 }
 
 /// The pipeline's answer once it is durable, with the faults planned after it. Once the file
@@ -627,7 +493,7 @@ async fn answer(
         Ok(read) => read,
         Err(error) => return fail(error, &finish),
     };
-    keep_request_body(shared, &parts.headers, &read, note);
+    devtools::keep_request_body(&shared.tools, &parts.headers, &read, note);
     let body = match body_params(&parts.headers, &mut read, method, options).await {
         Ok(params) => params,
         Err(error) => return fail(error, &finish),
@@ -638,73 +504,13 @@ async fn answer(
         finish.allow = Some(allow_for(&ctx, route, api_request.var.as_deref()));
     }
     let path = located.path.as_deref().unwrap_or("/");
-    stub_or_dispatch(shared, &ctx, &api_request, path, options, &mut finish, note)
-}
-
-/// With `--admin`, the request's body is kept for the journal: its start, secrets redacted.
-fn keep_request_body(shared: &Shared, headers: &HeaderMap, read: &ReadBody, note: &mut Note) {
-    if shared.tools.admin {
-        let kind = headers.get("content-type").and_then(|value| value.to_str().ok());
-        note.request_body = Some(crate::journal::bodies::request(&read.bytes, kind));
-    }
-}
-
-/// The answer of the stub that matches this request (never a preflight's `OPTIONS`), noted
-/// for the journal; else the route's.
-fn stub_or_dispatch(
-    shared: &Shared,
-    ctx: &Ctx,
-    request: &ApiRequest,
-    path: &str,
-    options: bool,
-    finish: &mut Finish,
-    note: &mut Note,
-) -> Response<Full<Bytes>> {
-    let user = ctx.user.map(|user| user.name.as_str());
-    let incoming = crate::stubs::Incoming {
-        method: request.method.name(),
-        path,
-        query: &request.query,
-        body: &request.body,
-        user,
+    // A stub's answer, if one matches (never a preflight's); else the route's.
+    let stubbed = if options {
+        None
+    } else {
+        devtools::stub_answer(&shared.tools, &ctx, &api_request, path, &mut finish, note, route_reply)
     };
-    match (!options).then(|| shared.tools.stubs.pick(&incoming)).flatten() {
-        Some(stub) => {
-            note.stub = Some(stub.mark());
-            stubbed(ctx, request, &stub.spec.answer, finish)
-        }
-        None => dispatch(ctx, request, options, finish),
-    }
-}
-
-/// A stub's answer, finished as every answer is (CORS, links, `_fields`, `_envelope`): its
-/// own, or the route's with its merge patches applied.
-fn stubbed(ctx: &Ctx, request: &ApiRequest, answer: &Answer, finish: &mut Finish) -> Response<Full<Bytes>> {
-    match answer {
-        Answer::Fixed { status, headers, body } => {
-            let reply =
-                Reply { status: *status, body: http::Body::Value(body.clone()), headers: Vec::new(), refusal: None };
-            let mut response = http::finish(reply, finish);
-            for (name, value) in headers {
-                if let (Ok(name), Ok(value)) = (name.parse::<HeaderName>(), HeaderValue::from_str(value)) {
-                    response.headers_mut().insert(name, value);
-                }
-            }
-            response
-        }
-        Answer::Merge { merge, each } => {
-            let mut reply = route_reply(ctx, request, false, finish);
-            let mut value = std::mem::replace(&mut reply.body, http::Body::Value(Value::Null)).into_value();
-            if let Some(patch) = merge {
-                crate::stubs::json::merge_patch(&mut value, patch);
-            }
-            if let Some(patch) = each {
-                crate::stubs::json::merge_each(&mut value, patch);
-            }
-            reply.body = http::Body::Value(value);
-            http::finish(reply, finish)
-        }
-    }
+    stubbed.unwrap_or_else(|| dispatch(&ctx, &api_request, options, &mut finish))
 }
 
 /// How answers to this request are finished: links, CORS, HEAD, `_fields` and `_envelope`.
@@ -732,16 +538,6 @@ fn authenticate<'a>(app: &'a App, headers: &HeaderMap, note: &mut Note) -> Resul
         return Err(ApiError::of(&errors::COOKIE_INVALID_NONCE).because(reason));
     }
     Ok(user)
-}
-
-/// Why the browser of the page that sent this request will not read its answer (the journal's
-/// CORS note).
-fn cors_refusal(shared: &Shared, headers: &HeaderMap) -> Option<String> {
-    let app = &shared.app;
-    let allowed = headers
-        .get("origin")
-        .is_some_and(|origin| http::origin_allowed(&app.config.cors_origins, &app.site_url, origin));
-    devtools::cors_refusal(headers, allowed)
 }
 
 /// A browser request from an origin outside `--cors-origin` may not write: its answer could

@@ -194,7 +194,8 @@ def equivalents(path):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        name, sep, proof = line.partition(" | ")
+        # The last ` | `: a mutant's name may hold one (`replace ^ with | in …`), its proof may not.
+        name, sep, proof = line.rpartition(" | ")
         if not sep or not proof.strip():
             sys.exit("sample.py: %s:%d: no ` | TEST` naming the test that shows it is equivalent" % (path, number))
         listed.add(name.strip())

@@ -88,6 +88,32 @@ pub fn claims(path: &str) -> bool {
     path == PREFIX || path.starts_with("/__admin/")
 }
 
+/// Whether a request is the admin API's.
+pub fn for_admin(tools: &DevTools, site_path: &str, request: &Request<Incoming>) -> bool {
+    let path = request.uri().path();
+    tools.admin && claims(path.strip_prefix(site_path).unwrap_or(path))
+}
+
+/// The answer of one of the site's pages or of the admin API; the request back when it is
+/// for neither.
+pub async fn site_or_admin(
+    app: &App,
+    tools: &DevTools,
+    budget: &BodyBudget,
+    site_path: &str,
+    request: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Request<Incoming>> {
+    let uri = request.uri();
+    let local = uri.path().strip_prefix(site_path).unwrap_or(uri.path());
+    if let Some(response) = crate::pages::answer(app, tools, request.method(), local, uri.query()) {
+        return Ok(response);
+    }
+    if tools.admin && claims(local) {
+        return Ok(handle(app, tools, budget, request).await);
+    }
+    Err(request)
+}
+
 /// An admin answer: JSON, or an error in the CMS's envelope.
 pub struct AdminReply {
     status: u16,
