@@ -272,47 +272,36 @@ fn wrap_paragraphs(text: &str) -> String {
     wrapped
 }
 
-/// Paragraphs holding only whitespace go.
-fn drop_empty_paragraphs(mut text: String) -> String {
-    if text.contains("<p>\n")
-        || text.contains("<p></p>")
-        || text.contains("<p> ")
-        || text.contains("<p>\t")
-        || text.contains("<p>\r")
-    {
-        let ws = WsEnd::new(text.as_bytes());
-        text = pass(&text, b"<", |b, i| {
-            if starts_at(b, i, b"<p>") && starts_at(b, ws.at(i + 3), b"</p>") {
-                Some((ws.at(i + 3) + 4 - i, Vec::new()))
-            } else {
-                None
-            }
-        });
-    }
-    text
+/// Paragraphs holding only whitespace go (`<p>\s*</p>`).
+fn drop_empty_paragraphs(text: String) -> String {
+    let ws = WsEnd::new(text.as_bytes());
+    pass(&text, b"<", |b, i| {
+        if starts_at(b, i, b"<p>") && starts_at(b, ws.at(i + 3), b"</p>") {
+            Some((ws.at(i + 3) + 4 - i, Vec::new()))
+        } else {
+            None
+        }
+    })
 }
 
 /// A missing `</p>` before `</div>`, `</address>`, `</form>` is added.
-fn close_paragraph_before_closers(mut text: String) -> String {
-    if text.contains("</div>") || text.contains("</address>") || text.contains("</form>") {
-        text = pass(&text, b"<", |b, i| {
-            if !starts_at(b, i, b"<p>") {
-                return None;
+fn close_paragraph_before_closers(text: String) -> String {
+    pass(&text, b"<", |b, i| {
+        if !starts_at(b, i, b"<p>") {
+            return None;
+        }
+        let lt = b[i + 3..].iter().position(|&c| c == b'<')? + i + 3;
+        if lt == i + 3 {
+            return None;
+        }
+        for closer in [&b"</div>"[..], b"</address>", b"</form>"] {
+            if starts_at(b, lt, closer) {
+                let rep = cat(&[&b[i..lt], b"</p>", closer]);
+                return Some((lt + closer.len() - i, rep));
             }
-            let lt = b[i + 3..].iter().position(|&c| c == b'<')? + i + 3;
-            if lt == i + 3 {
-                return None;
-            }
-            for closer in [&b"</div>"[..], b"</address>", b"</form>"] {
-                if starts_at(b, lt, closer) {
-                    let rep = cat(&[&b[i..lt], b"</p>", closer]);
-                    return Some((lt + closer.len() - i, rep));
-                }
-            }
-            None
-        });
-    }
-    text
+        }
+        None
+    })
 }
 
 /// A block tag wrapped alone in a paragraph loses the paragraph.

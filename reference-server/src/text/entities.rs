@@ -154,18 +154,15 @@ pub fn esc_html(text: &str) -> String {
 pub(super) fn esc_js(s: &str) -> String {
     let t = specialchars(s, true, false);
     // stripslashes
-    let b = t.as_bytes();
-    let mut un = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' {
-            if i + 1 < b.len() {
-                un.push(if b[i + 1] == b'0' { 0 } else { b[i + 1] });
-            }
-            i += 2;
-        } else {
-            un.push(b[i]);
-            i += 1;
+    let mut un = Vec::with_capacity(t.len());
+    let mut bytes = t.bytes();
+    while let Some(c) = bytes.next() {
+        if c != b'\\' {
+            un.push(c);
+        } else if let Some(escaped) = bytes.next() {
+            // `\0` is a NUL byte; any other escaped byte stands for itself; a lone final
+            // backslash goes.
+            un.push(if escaped == b'0' { 0 } else { escaped });
         }
     }
     let t = bytes_to_string(un);
