@@ -1,7 +1,7 @@
 //! Paragraphs ("autop"): the CMS's `wpautop`, as a sequence of named passes.
 
 use super::bytes::{ends_at, is_re_space, php_trim, replace_all, replace_pairs, starts_at};
-use super::scan::{cat, html_split, pass, NextFinder, NextOf, WsEnd, RE_SPACES};
+use super::scan::{cat, html_split, pass, NextOf, WsEnd, RE_SPACES};
 
 const ALL_BLOCKS: [&[u8]; 47] = [
     b"table",
@@ -322,12 +322,12 @@ fn unwrap_lone_blocks(text: String) -> String {
 /// A `<li>` inside a paragraph loses the paragraph.
 fn unwrap_list_items(text: String) -> String {
     let next_nl = NextOf::new(text.as_bytes(), b'\n');
-    let mut close_p = NextFinder::new(b"</p>");
+    let close_p = NextOf::needle(text.as_bytes(), b"</p>");
     pass(&text, b"<", |b, i| {
-        if !starts_at(b, i, b"<p><li") || i + 7 > b.len() {
+        if !starts_at(b, i, b"<p><li") {
             return None;
         }
-        let end = close_p.find(b, i + 7)?;
+        let end = close_p.next(i + 7)?;
         if next_nl.at(i + 6) < end {
             return None;
         }
@@ -371,11 +371,12 @@ fn unwrap_paragraph_edges_at_blocks(text: String) -> String {
 /// Single line breaks become `<br />` (except inside `<script>`, `<style>` and `<svg>`).
 fn single_line_breaks(mut text: String) -> String {
     {
-        let mut finders = [NextFinder::new(b"</script>"), NextFinder::new(b"</style>"), NextFinder::new(b"</svg>")];
+        let b = text.as_bytes();
+        let finders = [NextOf::needle(b, b"</script>"), NextOf::needle(b, b"</style>"), NextOf::needle(b, b"</svg>")];
         text = pass(&text, b"<", |b, i| {
             for (k, name) in [&b"<script"[..], b"<style", b"<svg"].iter().enumerate() {
                 if starts_at(b, i, name) {
-                    let end = finders[k].find(b, i + name.len())?;
+                    let end = finders[k].next(i + name.len())?;
                     let close_len = name.len() + 2;
                     let whole = &b[i..end + close_len];
                     let mut rep = Vec::with_capacity(whole.len());
@@ -557,7 +558,8 @@ fn split_paragraphs(s: &str) -> Vec<&str> {
                 i = last + 1;
                 continue;
             }
-            i = end.max(i + 1);
+            // A newline is whitespace, so the run ends after it.
+            i = end;
             continue;
         }
         i += 1;

@@ -78,10 +78,21 @@ impl NextOf {
         NextOf { positions: memchr::memchr_iter(c, b).collect(), len: b.len() }
     }
 
+    /// The same for the starts of a string that cannot overlap itself (such as `</p>`):
+    /// `next` then finds the first occurrence at or after a position.
+    pub(super) fn needle(b: &[u8], needle: &[u8]) -> NextOf {
+        NextOf { positions: memchr::memmem::find_iter(b, needle).collect(), len: b.len() }
+    }
+
+    /// The first position at or after `i` holding the byte, if any.
+    pub(super) fn next(&self, i: usize) -> Option<usize> {
+        let k = self.positions.partition_point(|&p| p < i);
+        self.positions.get(k).copied()
+    }
+
     /// The first position at or after `i` holding the byte, or the text's length.
     pub(super) fn at(&self, i: usize) -> usize {
-        let k = self.positions.partition_point(|&p| p < i);
-        self.positions.get(k).copied().unwrap_or(self.len)
+        self.next(i).unwrap_or(self.len)
     }
 
     /// The last position before `i` holding the byte, if any.
@@ -131,28 +142,6 @@ impl<'a> WsEnd<'a> {
         runs[0] = (i, j);
         self.runs.set(runs);
         j
-    }
-}
-
-/// Keeps the first occurrence of `needle` at or after a position, for increasing positions.
-pub(super) struct NextFinder<'a> {
-    needle: &'a [u8],
-    cached: Option<Option<usize>>,
-}
-
-impl<'a> NextFinder<'a> {
-    pub(super) fn new(needle: &'a [u8]) -> Self {
-        NextFinder { needle, cached: None }
-    }
-    pub(super) fn find(&mut self, b: &[u8], from: usize) -> Option<usize> {
-        match self.cached {
-            Some(None) => return None,
-            Some(Some(at)) if at >= from => return Some(at),
-            _ => {}
-        }
-        let r = find_from(b, from, self.needle);
-        self.cached = Some(r);
-        r
     }
 }
 
