@@ -430,10 +430,8 @@ fn drop_breaks_around_blocks(text: String) -> String {
         let e = prefixed_tag_at(b, t, &BR_BEFORE_BLOCKS, &next_gt)?;
         Some((e - i, b[i + 6..e].to_vec()))
     });
-    if text.ends_with("\n</p>") {
-        let n = text.len();
-        text.replace_range(n - 5.., "</p>");
-    } else if text.ends_with("\n</p>\n") {
+    // `\n</p>$`: the text always ends with the newline the paragraphs were closed with.
+    if text.ends_with("\n</p>\n") {
         let n = text.len();
         text.replace_range(n - 6.., "</p>\n");
     }
@@ -580,11 +578,11 @@ fn restore_pre(s: &str, pre_tags: &[String]) -> String {
         let after = &rest[at + HEAD.len()..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         let tail = &after[digits..];
-        let idx = after[..digits].parse::<usize>().ok();
-        match idx {
-            Some(k) if k < pre_tags.len() && tail.starts_with("></pre>") => {
-                out.push_str(&pre_tags[k]);
-                rest = &tail[7..];
+        let pre = after[..digits].parse::<usize>().ok().and_then(|k| pre_tags.get(k));
+        match (pre, tail.strip_prefix("></pre>")) {
+            (Some(pre), Some(behind)) => {
+                out.push_str(pre);
+                rest = behind;
             }
             _ => {
                 out.push_str(HEAD);

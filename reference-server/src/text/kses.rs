@@ -249,7 +249,8 @@ impl Hair<'_> {
         if w > j {
             return Some(w);
         }
-        if j == b.len() || (j + 1 == b.len() && b[j] == b'\n') {
+        // (A final newline is whitespace, taken above.)
+        if j == b.len() {
             return Some(j);
         }
         if b[j] == b'/' && (j + 1 == b.len() || (j + 2 == b.len() && b[j + 1] == b'\n')) {

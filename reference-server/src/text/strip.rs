@@ -193,11 +193,11 @@ impl Stripper<'_> {
         let c = self.b[i];
         match c {
             b'>' => self.declaration_close(),
-            b'"' | b'\'' if i > 0 && self.prev(i, 1) != b'\\' && (self.in_q == 0 || c == self.in_q) => {
-                self.toggle_quote(c)
+            b'"' | b'\'' if self.prev(i, 1) != b'\\' && (self.in_q == 0 || c == self.in_q) => self.toggle_quote(c),
+            b'-' if self.prev(i, 1) == b'-' && self.prev(i, 2) == b'!' => self.state = Within::Comment,
+            b'E' | b'e' if i.checked_sub(6).is_some_and(|at| self.b[at..i].eq_ignore_ascii_case(b"doctyp")) => {
+                self.state = Within::Tag
             }
-            b'-' if i >= 2 && self.prev(i, 1) == b'-' && self.prev(i, 2) == b'!' => self.state = Within::Comment,
-            b'E' | b'e' if i > 6 && self.b[i - 6..i].eq_ignore_ascii_case(b"doctyp") => self.state = Within::Tag,
             _ => {}
         }
     }
