@@ -1,7 +1,7 @@
 //! Paragraphs ("autop"): the CMS's `wpautop`, as a sequence of named passes.
 
 use super::bytes::{ends_at, is_re_space, php_trim, replace_all, replace_pairs, starts_at};
-use super::scan::{cat, html_split, pass, NextFinder, NextOf, WsEnd, RE_SPACES};
+use super::scan::{cat, html_split, pass, NextOf, WsEnd, RE_SPACES};
 
 const ALL_BLOCKS: [&[u8]; 47] = [
     b"table",
@@ -272,47 +272,36 @@ fn wrap_paragraphs(text: &str) -> String {
     wrapped
 }
 
-/// Paragraphs holding only whitespace go.
-fn drop_empty_paragraphs(mut text: String) -> String {
-    if text.contains("<p>\n")
-        || text.contains("<p></p>")
-        || text.contains("<p> ")
-        || text.contains("<p>\t")
-        || text.contains("<p>\r")
-    {
-        let ws = WsEnd::new(text.as_bytes());
-        text = pass(&text, b"<", |b, i| {
-            if starts_at(b, i, b"<p>") && starts_at(b, ws.at(i + 3), b"</p>") {
-                Some((ws.at(i + 3) + 4 - i, Vec::new()))
-            } else {
-                None
-            }
-        });
-    }
-    text
+/// Paragraphs holding only whitespace go (`<p>\s*</p>`).
+fn drop_empty_paragraphs(text: String) -> String {
+    let ws = WsEnd::new(text.as_bytes());
+    pass(&text, b"<", |b, i| {
+        if starts_at(b, i, b"<p>") && starts_at(b, ws.at(i + 3), b"</p>") {
+            Some((ws.at(i + 3) + 4 - i, Vec::new()))
+        } else {
+            None
+        }
+    })
 }
 
 /// A missing `</p>` before `</div>`, `</address>`, `</form>` is added.
-fn close_paragraph_before_closers(mut text: String) -> String {
-    if text.contains("</div>") || text.contains("</address>") || text.contains("</form>") {
-        text = pass(&text, b"<", |b, i| {
-            if !starts_at(b, i, b"<p>") {
-                return None;
+fn close_paragraph_before_closers(text: String) -> String {
+    pass(&text, b"<", |b, i| {
+        if !starts_at(b, i, b"<p>") {
+            return None;
+        }
+        let lt = b[i + 3..].iter().position(|&c| c == b'<')? + i + 3;
+        if lt == i + 3 {
+            return None;
+        }
+        for closer in [&b"</div>"[..], b"</address>", b"</form>"] {
+            if starts_at(b, lt, closer) {
+                let rep = cat(&[&b[i..lt], b"</p>", closer]);
+                return Some((lt + closer.len() - i, rep));
             }
-            let lt = b[i + 3..].iter().position(|&c| c == b'<')? + i + 3;
-            if lt == i + 3 {
-                return None;
-            }
-            for closer in [&b"</div>"[..], b"</address>", b"</form>"] {
-                if starts_at(b, lt, closer) {
-                    let rep = cat(&[&b[i..lt], b"</p>", closer]);
-                    return Some((lt + closer.len() - i, rep));
-                }
-            }
-            None
-        });
-    }
-    text
+        }
+        None
+    })
 }
 
 /// A block tag wrapped alone in a paragraph loses the paragraph.
@@ -333,12 +322,12 @@ fn unwrap_lone_blocks(text: String) -> String {
 /// A `<li>` inside a paragraph loses the paragraph.
 fn unwrap_list_items(text: String) -> String {
     let next_nl = NextOf::new(text.as_bytes(), b'\n');
-    let mut close_p = NextFinder::new(b"</p>");
+    let close_p = NextOf::needle(text.as_bytes(), b"</p>");
     pass(&text, b"<", |b, i| {
-        if !starts_at(b, i, b"<p><li") || i + 7 > b.len() {
+        if !starts_at(b, i, b"<p><li") {
             return None;
         }
-        let end = close_p.find(b, i + 7)?;
+        let end = close_p.next(i + 7)?;
         if next_nl.at(i + 6) < end {
             return None;
         }
@@ -382,11 +371,12 @@ fn unwrap_paragraph_edges_at_blocks(text: String) -> String {
 /// Single line breaks become `<br />` (except inside `<script>`, `<style>` and `<svg>`).
 fn single_line_breaks(mut text: String) -> String {
     {
-        let mut finders = [NextFinder::new(b"</script>"), NextFinder::new(b"</style>"), NextFinder::new(b"</svg>")];
+        let b = text.as_bytes();
+        let finders = [NextOf::needle(b, b"</script>"), NextOf::needle(b, b"</style>"), NextOf::needle(b, b"</svg>")];
         text = pass(&text, b"<", |b, i| {
             for (k, name) in [&b"<script"[..], b"<style", b"<svg"].iter().enumerate() {
                 if starts_at(b, i, name) {
-                    let end = finders[k].find(b, i + name.len())?;
+                    let end = finders[k].next(i + name.len())?;
                     let close_len = name.len() + 2;
                     let whole = &b[i..end + close_len];
                     let mut rep = Vec::with_capacity(whole.len());
@@ -440,10 +430,8 @@ fn drop_breaks_around_blocks(text: String) -> String {
         let e = prefixed_tag_at(b, t, &BR_BEFORE_BLOCKS, &next_gt)?;
         Some((e - i, b[i + 6..e].to_vec()))
     });
-    if text.ends_with("\n</p>") {
-        let n = text.len();
-        text.replace_range(n - 5.., "</p>");
-    } else if text.ends_with("\n</p>\n") {
+    // `\n</p>$`: the text always ends with the newline the paragraphs were closed with.
+    if text.ends_with("\n</p>\n") {
         let n = text.len();
         text.replace_range(n - 6.., "</p>\n");
     }
@@ -568,7 +556,8 @@ fn split_paragraphs(s: &str) -> Vec<&str> {
                 i = last + 1;
                 continue;
             }
-            i = end.max(i + 1);
+            // A newline is whitespace, so the run ends after it.
+            i = end;
             continue;
         }
         i += 1;
@@ -589,11 +578,11 @@ fn restore_pre(s: &str, pre_tags: &[String]) -> String {
         let after = &rest[at + HEAD.len()..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         let tail = &after[digits..];
-        let idx = after[..digits].parse::<usize>().ok();
-        match idx {
-            Some(k) if k < pre_tags.len() && tail.starts_with("></pre>") => {
-                out.push_str(&pre_tags[k]);
-                rest = &tail[7..];
+        let pre = after[..digits].parse::<usize>().ok().and_then(|k| pre_tags.get(k));
+        match (pre, tail.strip_prefix("></pre>")) {
+            (Some(pre), Some(behind)) => {
+                out.push_str(pre);
+                rest = behind;
             }
             _ => {
                 out.push_str(HEAD);

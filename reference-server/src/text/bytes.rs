@@ -22,27 +22,14 @@ pub(super) fn bytes_to_string(v: Vec<u8>) -> String {
     }
 }
 
-/// First index `>= from` where `needle` starts in `hay`.
+/// First index `>= from` where `needle` starts in `hay` (none for an empty needle, or when
+/// `from` is past the end).
 pub(super) fn find_from(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || from > hay.len() || hay.len() - from < needle.len() {
+    if needle.is_empty() {
         return None;
     }
-    let first = needle[0];
-    let last_start = hay.len() - needle.len();
-    let mut i = from;
-    while i <= last_start {
-        match hay[i..=last_start].iter().position(|&b| b == first) {
-            None => return None,
-            Some(off) => {
-                let at = i + off;
-                if &hay[at..at + needle.len()] == needle {
-                    return Some(at);
-                }
-                i = at + 1;
-            }
-        }
-    }
-    None
+    let rest = hay.get(from..)?;
+    memchr::memmem::find(rest, needle).map(|at| from + at)
 }
 
 pub(super) fn starts_at(hay: &[u8], at: usize, needle: &[u8]) -> bool {

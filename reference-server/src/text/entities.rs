@@ -40,79 +40,70 @@ fn valid_unicode(n: u64) -> bool {
 /// The CMS's entity normalisation: a `&` that does not start an accepted named entity or a
 /// valid numeric one becomes `&amp;`; numeric entities are rewritten in a canonical form.
 pub(super) fn normalize_entities(s: &str) -> String {
-    let b = s.as_bytes();
-    if !b.contains(&b'&') {
-        return s.to_string();
-    }
-    let mut out = Vec::with_capacity(b.len() + 16);
-    let mut i = 0;
-    while i < b.len() {
+    pass(s, b"&", |b, i| {
         if b[i] != b'&' {
-            out.push(b[i]);
-            i += 1;
-            continue;
+            return None;
         }
         let j = i + 1;
-        // Named: [A-Za-z]{2,8}[0-9]{0,2};
-        let letters = b[j..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
-        if (2..=8).contains(&letters) {
-            let digits = b[j + letters..].iter().take_while(|c| c.is_ascii_digit()).count();
-            let semi = j + letters + digits;
-            if digits <= 2 && semi < b.len() && b[semi] == b';' {
-                let name = &s[j..semi];
-                if ENTITY_NAMES.contains(&name) {
-                    out.push(b'&');
-                } else {
-                    out.extend_from_slice(b"&amp;");
-                }
-                out.extend_from_slice(&b[j..=semi]);
-                i = semi + 1;
-                continue;
-            }
-        }
-        if j < b.len() && b[j] == b'#' {
-            let k = j + 1;
-            let hex = k < b.len() && (b[k] == b'x' || b[k] == b'X');
-            let ds = if hex { k + 1 } else { k };
-            let run =
-                b[ds..].iter().take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }).count();
-            let semi = ds + run;
-            let zeros = b[ds..semi].iter().take_while(|&&c| c == b'0').count();
-            let limit = if hex { 6 } else { 7 };
-            if run > 0 && run - zeros <= limit && semi < b.len() && b[semi] == b';' {
-                let digits = &s[ds..semi];
-                let trimmed = digits.trim_start_matches('0');
-                if digits == "0" {
-                    // The CMS drops the whole entity in this case.
-                    i = semi + 1;
-                    continue;
-                }
-                let value =
-                    u64::from_str_radix(if trimmed.is_empty() { "0" } else { trimmed }, if hex { 16 } else { 10 })
-                        .unwrap_or(u64::MAX);
-                if valid_unicode(value) {
-                    if hex {
-                        out.extend_from_slice(b"&#x");
-                        out.extend_from_slice(trimmed.as_bytes());
-                    } else {
-                        out.extend_from_slice(b"&#");
-                        out.extend(std::iter::repeat_n(b'0', 3usize.saturating_sub(trimmed.len())));
-                        out.extend_from_slice(trimmed.as_bytes());
-                    }
-                    out.push(b';');
-                } else {
-                    out.extend_from_slice(if hex { b"&amp;#x" } else { b"&amp;#" });
-                    out.extend_from_slice(digits.as_bytes());
-                    out.push(b';');
-                }
-                i = semi + 1;
-                continue;
-            }
-        }
-        out.extend_from_slice(b"&amp;");
-        i += 1;
+        named_entity_at(b, j)
+            .or_else(|| numeric_entity_at(b, j))
+            .map_or(Some((1, b"&amp;".to_vec())), |(end, rep)| Some((end - i, rep)))
+    })
+}
+
+/// `[A-Za-z]{2,8}[0-9]{0,2};` at `j` (after a `&`): its end and what it becomes.
+fn named_entity_at(b: &[u8], j: usize) -> Option<(usize, Vec<u8>)> {
+    let letters = b[j..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    if !(2..=8).contains(&letters) {
+        return None;
     }
-    bytes_to_string(out)
+    let digits = b[j + letters..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let semi = j + letters + digits;
+    if digits > 2 || b.get(semi) != Some(&b';') {
+        return None;
+    }
+    let name = std::str::from_utf8(&b[j..semi]).ok()?;
+    let head: &[u8] = if ENTITY_NAMES.contains(&name) { b"&" } else { b"&amp;" };
+    Some((semi + 1, cat(&[head, &b[j..=semi]])))
+}
+
+/// `#(0*[0-9]{1,7});` or `#[Xx](0*[0-9A-Fa-f]{1,6});` at `j` (after a `&`): its end and what
+/// it becomes.
+fn numeric_entity_at(b: &[u8], j: usize) -> Option<(usize, Vec<u8>)> {
+    if b.get(j) != Some(&b'#') {
+        return None;
+    }
+    let hex = matches!(b.get(j + 1), Some(b'x' | b'X'));
+    let ds = j + 1 + usize::from(hex);
+    let run = b[ds..].iter().take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }).count();
+    let semi = ds + run;
+    let zeros = b[ds..semi].iter().take_while(|&&c| c == b'0').count();
+    let limit = if hex { 6 } else { 7 };
+    if run == 0 || run - zeros > limit || b.get(semi) != Some(&b';') {
+        return None;
+    }
+    let digits = std::str::from_utf8(&b[ds..semi]).ok()?;
+    if digits == "0" {
+        // The CMS drops the whole entity in this case.
+        return Some((semi + 1, Vec::new()));
+    }
+    let trimmed = digits.trim_start_matches('0');
+    let value = u64::from_str_radix(if trimmed.is_empty() { "0" } else { trimmed }, if hex { 16 } else { 10 })
+        .unwrap_or(u64::MAX);
+    let mut rep = Vec::with_capacity(semi + 4 - j);
+    if !valid_unicode(value) {
+        rep.extend_from_slice(if hex { b"&amp;#x" } else { b"&amp;#" });
+        rep.extend_from_slice(digits.as_bytes());
+    } else if hex {
+        rep.extend_from_slice(b"&#x");
+        rep.extend_from_slice(trimmed.as_bytes());
+    } else {
+        rep.extend_from_slice(b"&#");
+        rep.extend(std::iter::repeat_n(b'0', 3usize.saturating_sub(trimmed.len())));
+        rep.extend_from_slice(trimmed.as_bytes());
+    }
+    rep.push(b';');
+    Some((semi + 1, rep))
 }
 
 /// The CMS's `_wp_specialchars` without double encoding: entities normalised, then `<`, `>`
@@ -154,18 +145,15 @@ pub fn esc_html(text: &str) -> String {
 pub(super) fn esc_js(s: &str) -> String {
     let t = specialchars(s, true, false);
     // stripslashes
-    let b = t.as_bytes();
-    let mut un = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' {
-            if i + 1 < b.len() {
-                un.push(if b[i + 1] == b'0' { 0 } else { b[i + 1] });
-            }
-            i += 2;
-        } else {
-            un.push(b[i]);
-            i += 1;
+    let mut un = Vec::with_capacity(t.len());
+    let mut bytes = t.bytes();
+    while let Some(c) = bytes.next() {
+        if c != b'\\' {
+            un.push(c);
+        } else if let Some(escaped) = bytes.next() {
+            // `\0` is a NUL byte; any other escaped byte stands for itself; a lone final
+            // backslash goes.
+            un.push(if escaped == b'0' { 0 } else { escaped });
         }
     }
     let t = bytes_to_string(un);

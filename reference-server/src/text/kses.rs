@@ -249,7 +249,8 @@ impl Hair<'_> {
         if w > j {
             return Some(w);
         }
-        if j == b.len() || (j + 1 == b.len() && b[j] == b'\n') {
+        // (A final newline is whitespace, taken above.)
+        if j == b.len() {
             return Some(j);
         }
         if b[j] == b'/' && (j + 1 == b.len() || (j + 2 == b.len() && b[j + 1] == b'\n')) {
@@ -438,22 +439,19 @@ fn bad_protocol_once_n(s: &str, count: usize) -> String {
     format!("{protocol}{rest}")
 }
 
-/// `&#NN;` and `&#xNN;` become the characters they stand for.
+/// `&#NN;` and `&#xNN;` become the characters they stand for. The text is normalised
+/// (`normalize_entities`), so a hexadecimal one is written with a lowercase `x`.
 fn decode_numeric_entities(s: &str) -> String {
     pass(s, b"&", |b, i| {
         if !starts_at(b, i, b"&#") {
             return None;
         }
-        let hex = i + 2 < b.len() && (b[i + 2] == b'x' || b[i + 2] == b'X');
-        let ds = if hex { i + 3 } else { i + 2 };
+        let hex = b.get(i + 2) == Some(&b'x');
+        let ds = i + 2 + usize::from(hex);
         let n = b[ds..].iter().take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }).count();
-        if n == 0 || ds + n >= b.len() || b[ds + n] != b';' {
-            return None;
-        }
         let digits = std::str::from_utf8(&b[ds..ds + n]).ok()?;
-        let v = u32::from_str_radix(digits, if hex { 16 } else { 10 }).ok()?;
-        let c = char::from_u32(v)?;
+        let c = char::from_u32(u32::from_str_radix(digits, if hex { 16 } else { 10 }).ok()?)?;
         let mut buf = [0u8; 4];
-        Some((ds + n + 1 - i, c.encode_utf8(&mut buf).as_bytes().to_vec()))
+        (b.get(ds + n) == Some(&b';')).then(|| (ds + n + 1 - i, c.encode_utf8(&mut buf).as_bytes().to_vec()))
     })
 }

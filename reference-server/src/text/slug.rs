@@ -179,9 +179,10 @@ fn sanitize_title_with_dashes(title: &str) -> String {
     let next_semi = NextOf::new(b, b';');
     let next_nl = NextOf::new(b, b'\n');
     let t = pass(&t, b"&", |b, i| {
-        if b[i] != b'&' || i + 2 > b.len() {
+        if b[i] != b'&' {
             return None;
         }
+        // `&.+?;`: at least one byte before the `;`, and no line break up to it.
         let semi = next_semi.at(i + 2);
         (semi < b.len() && next_nl.at(i + 1) > semi).then(|| (semi + 1 - i, Vec::new()))
     });

@@ -3,7 +3,7 @@
 
 use super::bytes::{at_big_z, bytes_to_string, find_from, is_re_space, php_trim, replace_all, starts_at};
 use super::entities::esc_html;
-use super::scan::{pass, NextFinder, NextOf};
+use super::scan::{pass, NextOf};
 
 /// Removes HTML tags as PHP's `strip_tags` does: a `<` followed by whitespace is kept as text,
 /// quoted `>` inside a tag do not end it, comments `<!-- … -->` go entirely, and an unclosed
@@ -193,11 +193,11 @@ impl Stripper<'_> {
         let c = self.b[i];
         match c {
             b'>' => self.declaration_close(),
-            b'"' | b'\'' if i > 0 && self.prev(i, 1) != b'\\' && (self.in_q == 0 || c == self.in_q) => {
-                self.toggle_quote(c)
+            b'"' | b'\'' if self.prev(i, 1) != b'\\' && (self.in_q == 0 || c == self.in_q) => self.toggle_quote(c),
+            b'-' if self.prev(i, 1) == b'-' && self.prev(i, 2) == b'!' => self.state = Within::Comment,
+            b'E' | b'e' if i.checked_sub(6).is_some_and(|at| self.b[at..i].eq_ignore_ascii_case(b"doctyp")) => {
+                self.state = Within::Tag
             }
-            b'-' if i >= 2 && self.prev(i, 1) == b'-' && self.prev(i, 2) == b'!' => self.state = Within::Comment,
-            b'E' | b'e' if i > 6 && self.b[i - 6..i].eq_ignore_ascii_case(b"doctyp") => self.state = Within::Tag,
             _ => {}
         }
     }
@@ -315,7 +315,7 @@ fn strip_all_tags(s: &str) -> String {
     let lower = s.to_ascii_lowercase();
     let lb = lower.as_bytes();
     let next_gt = NextOf::new(lb, b'>');
-    let mut finders = [NextFinder::new(b"</script>"), NextFinder::new(b"</style>")];
+    let finders = [NextOf::needle(lb, b"</script>"), NextOf::needle(lb, b"</style>")];
     let mut out = Vec::with_capacity(s.len());
     let b = s.as_bytes();
     let mut i = 0;
@@ -325,7 +325,7 @@ fn strip_all_tags(s: &str) -> String {
             if starts_at(lb, i, name) {
                 let gt = next_gt.at(i + name.len());
                 if gt < lb.len() {
-                    if let Some(close) = finders[k].find(lb, gt + 1) {
+                    if let Some(close) = finders[k].next(gt + 1) {
                         matched = Some(close + name.len() + 2);
                     }
                 }

@@ -397,7 +397,8 @@ fn times_pass(s: &str) -> String {
         if !b[i].is_ascii_digit() || (i > 0 && is_word_byte(b, i - 1)) {
             return None;
         }
-        let g1_end = run_end[i + 1];
+        // b[i] is a digit, so its run ends where the next byte's does.
+        let g1_end = run_end[i];
         if b[i] == b'0' && g1_end == i + 1 {
             return None;
         }
