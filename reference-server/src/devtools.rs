@@ -169,6 +169,15 @@ const STATE_READ_ONLY: ErrorKind = ErrorKind {
     when: "the state file failed earlier",
 };
 
+/// A warning in the log when the admin API listens where others may reach it.
+pub fn warn_if_exposed(tools: &DevTools, addr: std::net::SocketAddr) {
+    if tools.admin && !addr.ip().is_loopback() {
+        tracing::warn!(
+            "--admin on {addr}, which is not a loopback address: anyone who reaches it can reset the calendar"
+        );
+    }
+}
+
 /// Refuses a write up front once the state file has failed (the server is read-only then).
 pub fn refuse_if_read_only(tools: &DevTools, method: &str) -> Option<ApiError> {
     let failure = tools.state.as_ref()?.failure()?;

@@ -65,6 +65,7 @@ mod auth;
 pub mod bench;
 mod body;
 mod cache;
+mod command_line;
 pub mod config;
 mod conn;
 mod cost;
@@ -116,8 +117,5 @@ pub fn fixture_value(text: &str, yaml: bool) -> Result<serde_json::Value, String
 
 #[doc(hidden)]
 pub fn fixture_fields(list: &str) -> Vec<&'static str> {
-    match list {
-        "users" => vec!["name", "role", "password"],
-        _ => fixtures::fields(list),
-    }
+    fixtures::list_fields(list)
 }

@@ -169,11 +169,7 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         Shared { app, budget, stream, tools, link, site_path, proxy }
     })
     .map_err(invalid)?;
-    if shared.tools.admin && !addr.ip().is_loopback() {
-        tracing::warn!(
-            "--admin on {addr}, which is not a loopback address: anyone who reaches it can reset the calendar"
-        );
-    }
+    devtools::warn_if_exposed(&shared.tools, addr);
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(accept_loop(listener, shared.clone(), limits.max_connections.max(1), stopped));
     Ok(RunningServer { addr, site_url, base_url, api_url, users, shared, stop: Some(stop), task })

@@ -290,24 +290,6 @@ pub(crate) fn coerce(spec: &Arg, value: &Value) -> Result<Value, InvalidParam> {
     }
 }
 
-/// Whether a rule's verdict depends on the store, the user or the server's extensions (an ID
-/// that must exist, a status list the user may ask for): the checking proxy, which does not
-/// know the real site's, leaves those to the site.
-pub(crate) fn needs_state(rule: Rule) -> bool {
-    !matches!(
-        rule,
-        Rule::None
-            | Rule::PositiveInt
-            | Rule::PositiveIntList
-            | Rule::Time
-            | Rule::NonEmpty
-            | Rule::StringOrEmpty
-            | Rule::PostStatus
-            | Rule::TimezoneOrEmpty
-            | Rule::UrlOrEmpty
-    )
-}
-
 pub(crate) fn check_rule(
     ctx: &Ctx,
     data: &Data,

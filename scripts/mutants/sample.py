@@ -42,6 +42,9 @@ EXCLUDED = {
     "reference-server/src/seed": "benchmark seeding",
     # the command line: the suite starts the server in-process
     "reference-server/src/main.rs": "command line",
+    # what the command line's options are read into (--user, --without), and the start's check
+    # that no user name is given twice: the suite builds its configuration in-process
+    "reference-server/src/command_line.rs": "command line options",
     # helpers for the date code's unit tests
     "reference-server/src/dates/test_support.rs": "test helpers",
     # The developer tools around the interface: no implementation of the interface has them, so

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::app::Ctx;
 use crate::error::{ApiError, InvalidParam};
-use crate::interface::{errors, Arg, Method, Route, LANGUAGES};
+use crate::interface::{errors, Arg, Method, Route, Rule, LANGUAGES};
 use crate::journal::hints::{self, Prefix};
 use crate::journal::{Finding, Side};
 use crate::validate::{self, Params};
@@ -108,7 +108,7 @@ fn check_params(ctx: &Ctx, route: &Route, method: Method, specs: &[Arg], params:
     let mut invalid = Vec::new();
     for spec in specs {
         let Some(value) = params.get(spec.name).filter(|value| !value.is_null()) else { continue };
-        if validate::needs_state(spec.rule) {
+        if needs_state(spec.rule) {
             verdict.stateful.push(spec.name.to_string());
         }
         if let Some(problem) = value_problem(ctx, route, spec, value) {
@@ -133,7 +133,7 @@ fn value_problem(ctx: &Ctx, route: &Route, spec: &Arg, value: &Value) -> Option<
     let in_words = |problem: InvalidParam| {
         format!("{}: {}", problem.name, problem.reason.unwrap_or_else(|| problem.message.clone()))
     };
-    if !validate::needs_state(spec.rule) {
+    if !needs_state(spec.rule) {
         let data = ctx.app.store.read();
         if let Err(problem) = validate::check_rule(ctx, &data, route.resource, spec, value) {
             return Some(in_words(problem));
@@ -245,4 +245,22 @@ fn field_findings(check: FieldCheck, status: u16, body: &Value) -> Vec<Finding> 
         findings.push(finding(format!("and {left} more answer problems")));
     }
     findings
+}
+
+/// Whether a rule's verdict depends on the store, the user or the server's extensions (an ID
+/// that must exist, a status list the user may ask for): the checking proxy, which does not
+/// know the real site's, leaves those to the site.
+fn needs_state(rule: Rule) -> bool {
+    !matches!(
+        rule,
+        Rule::None
+            | Rule::PositiveInt
+            | Rule::PositiveIntList
+            | Rule::Time
+            | Rule::NonEmpty
+            | Rule::StringOrEmpty
+            | Rule::PostStatus
+            | Rule::TimezoneOrEmpty
+            | Rule::UrlOrEmpty
+    )
 }
