@@ -618,12 +618,13 @@ fn dispatch(ctx: &Ctx, request: &ApiRequest, options: bool, finish: &mut Finish)
 }
 
 /// The route's reply, before it is finished.
-fn route_reply(ctx: &Ctx, request: &ApiRequest, options: bool, finish: &mut Finish) -> Reply {
+fn route_reply(ctx: &Ctx, request: &ApiRequest, options: bool, _finish: &mut Finish) -> Reply {
     if options {
         return Reply::ok(crate::api::index::describe_route(ctx, request.route));
     }
+    // A method the route does not have: no Allow was set (`early_allow`), as real sites send
+    // none without a matched route.
     if request.route.op(request.method).is_none() {
-        finish.allow = None;
         return Reply::from(ApiError::no_route());
     }
     crate::api::dispatch(ctx, request).unwrap_or_else(Reply::from)
