@@ -113,9 +113,9 @@ fn parse_fixed_offset(text: &str) -> Option<Zone> {
         return None;
     }
     let rest = &text[3..];
-    let sign: i32 = match rest.as_bytes().first()? {
-        b'+' => 1,
-        b'-' => -1,
+    let (sign, sign_char): (i32, char) = match rest.as_bytes().first()? {
+        b'+' => (1, '+'),
+        b'-' => (-1, '-'),
         _ => return None,
     };
     let body = &rest[1..];
@@ -156,7 +156,6 @@ fn parse_fixed_offset(text: &str) -> Option<Zone> {
     if total == 0 {
         return Some(Zone::Fixed { seconds: 0, label: "UTC+0".into() });
     }
-    let sign_char = if sign < 0 { '-' } else { '+' };
     let minutes_label = if minutes == 0 { String::new() } else { minutes_label };
     Some(Zone::Fixed { seconds: sign * total, label: format!("UTC{sign_char}{hours}{minutes_label}").into() })
 }
