@@ -72,9 +72,9 @@ command -v cargo-mutants >/dev/null || { echo "mutants: cargo-mutants is missing
 command -v python3 >/dev/null || { echo "mutants: python3 is missing" >&2; exit 2; }
 
 # The suite's options for every run: a request that hangs fails its case after 10 s (instead of
-# the runner's default 30 s), so that a mutant that hangs a few requests is caught rather than
-# timed out.
-suite_args=(--timeout 10)
+# the runner's default 30 s), and the run stops at the first failed case, so that a mutant that
+# hangs a few requests (or spins a CPU on each) is caught rather than timed out.
+suite_args=(--timeout 10 --fail-fast)
 
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"

@@ -134,6 +134,11 @@ pub struct Cli {
     #[arg(verbatim_doc_comment, long, value_name = "REPORT", help_heading = "Which cases")]
     pub rerun_failed: Option<PathBuf>,
 
+    /// Stop at the first case that fails: the cases not started by then are not
+    /// run (reported as skipped). For a quick yes or no, as a mutation run wants.
+    #[arg(verbatim_doc_comment, long, help_heading = "Which cases")]
+    pub fail_fast: bool,
+
     /// After the run, write the names of the cases that failed to FILE, as an
     /// --expectations file (a header comment, then one name a line).
     #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = "Reports")]

@@ -252,6 +252,7 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         repro_target,
         store: RwLock::new(()),
         reports: Mutex::new(Vec::new()),
+        fail_fast: cli.fail_fast.then(Default::default),
     })
 }
 

@@ -39,6 +39,8 @@ pub struct Shared {
     /// Fresh-store cases take it exclusively against an outside server; others share it.
     pub store: RwLock<()>,
     pub reports: Mutex<Vec<CaseReport>>,
+    /// `--fail-fast`: the name of the first case that failed, once one has.
+    pub fail_fast: Option<std::sync::OnceLock<String>>,
 }
 
 /// Keeps the report of a case for the summary and the report files.

@@ -83,6 +83,11 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         record(shared, skipped_report(&case, &reason));
         return Verdict::Ignored(reason);
     }
+    if let Some(first) = shared.fail_fast.as_ref().and_then(|first| first.get()) {
+        let reason = format!("not run: --fail-fast stopped the run after {first} failed");
+        record(shared, skipped_report(&case, &reason));
+        return Verdict::Ignored(reason);
+    }
     let ctx = CaseContext {
         run_id: shared.run_id.clone(),
         case_id: shared.case_ids.get(&case.name).cloned().unwrap_or_else(|| "c0000000000".into()),
@@ -110,7 +115,11 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
         }
     }
     record(shared, report);
-    verdict(shared, &case.name, outcome.is_success(), expected, message, warning)
+    let verdict = verdict(shared, &case.name, outcome.is_success(), expected, message, warning);
+    if let (Verdict::Failed(_), Some(first)) = (&verdict, &shared.fail_fast) {
+        let _ = first.set(case.name.clone());
+    }
+    verdict
 }
 
 /// Runs the case where the mode says: on an embedded server of its own, or against the

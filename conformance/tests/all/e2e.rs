@@ -496,6 +496,35 @@ fn libtest_arguments_work() {
     assert!(out.contains("2 passed; 0 failed; 0 ignored; 0 measured; 1 filtered out"), "{out}");
 }
 
+/// --fail-fast: after the first failure the cases not started are skipped, and the run fails.
+#[test]
+fn fail_fast_stops_after_the_first_failure() {
+    let dir = temp("fail-fast");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = r#"
+level: must
+spec: ["4.1"]
+cases:
+  - name: a wrong expectation fails
+    steps: [{request: {path: /events}, expect: {status: 418}}]
+  - name: b the events list answers
+    steps: [{request: {path: /events}, expect: {status: 2xx}}]
+  - name: c the venues list answers
+    steps: [{request: {path: /venues}, expect: {status: 2xx}}]
+"#;
+    std::fs::write(dir.join("ff.yaml"), cases).unwrap();
+    let dir = dir.to_str().unwrap();
+    let whole = conformance(&["--cases", dir, "--test-threads", "1"]);
+    let out = text(&whole);
+    assert_eq!(whole.status.code(), Some(101), "{out}");
+    assert!(out.contains("2 passed; 1 failed; 0 ignored"), "{out}");
+    let fast = conformance(&["--cases", dir, "--test-threads", "1", "--fail-fast"]);
+    let out = text(&fast);
+    assert_eq!(fast.status.code(), Some(101), "{out}");
+    assert!(out.contains("0 passed; 1 failed; 2 ignored"), "{out}");
+    assert!(out.contains("not run: --fail-fast stopped the run after ff::a wrong expectation fails failed"), "{out}");
+}
+
 /// Runs the binary from `dir` (for the default `cases` folder).
 fn conformance_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_conformance"))
