@@ -81,7 +81,7 @@ impl RunningServer {
     /// reading is not repeated. Not part of the server's interface.
     #[doc(hidden)]
     pub fn renderings(&self) -> u64 {
-        self.shared.app.store.renders().rendered()
+        self.shared.app.store.renders.rendered()
     }
 
     /// The bytes request bodies hold from the shared budget now, for tests of the bound.

@@ -56,16 +56,14 @@ use crate::model::{
 #[derive(Default)]
 pub struct Store {
     data: RwLock<Data>,
-    renders: RenderCache,
+    /// Rendered items kept across requests (see `cache`); its keys name record revisions, so
+    /// it needs no lock of the data.
+    pub renders: RenderCache,
 }
 
 impl Store {
     pub fn new(data: Data) -> Store {
         Store { data: RwLock::new(data), renders: RenderCache::default() }
-    }
-
-    pub fn renders(&self) -> &RenderCache {
-        &self.renders
     }
 
     pub fn read(&self) -> parking_lot::RwLockReadGuard<'_, Data> {

@@ -47,7 +47,7 @@ fn object_text(map: Map<String, Value>, keep_open: bool) -> String {
 
 impl<'a> Renderer<'a> {
     pub fn new(ctx: &'a Ctx<'a>) -> Renderer<'a> {
-        Renderer::with_cache(ctx, ctx.app.store.renders())
+        Renderer::with_cache(ctx, &ctx.app.store.renders)
     }
 
     /// A renderer with a cache of its own (benchmarks of cold renderings, tests).
