@@ -156,10 +156,11 @@ fn blank_lines_around_blocks(mut text: String) -> String {
             while j < b.len() && j <= i + 11 && !is_re_space(b[j]) && b[j] != b'/' && b[j] != b'>' {
                 j += 1;
             }
-            if j < b.len() && ALL_BLOCKS.contains(&&b[i + 1..j]) {
-                return Some((j + 1 - i, cat(&[b"\n\n", &b[i..=j]])));
+            if !ALL_BLOCKS.contains(&&b[i + 1..j]) {
+                return None;
             }
-            None
+            let tag = b.get(i..=j)?;
+            Some((j + 1 - i, cat(&[b"\n\n", tag])))
         });
     }
     if text.contains("</") {
@@ -547,8 +548,8 @@ fn split_paragraphs(s: &str) -> Vec<&str> {
     while i < b.len() {
         if b[i] == b'\n' {
             let end = ws.at(i);
-            if let Some(off) = b[i + 1..end].iter().rposition(|&c| c == b'\n') {
-                let last = i + 1 + off;
+            // The run's last newline, when it is not this one: a blank line.
+            if let Some(last) = b[..end].iter().rposition(|&c| c == b'\n').filter(|&p| p > i) {
                 if i > start {
                     out.push(&s[start..i]);
                 }

@@ -11,7 +11,8 @@ fn is_php_trim(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\0' | '\x0B')
 }
 
-pub(super) fn php_trim(s: &str) -> &str {
+/// PHP's `trim()` with its default characters: other spaces, such as U+00A0, stay.
+pub fn php_trim(s: &str) -> &str {
     s.trim_matches(is_php_trim)
 }
 
@@ -61,7 +62,7 @@ pub(super) fn replace_pairs(s: &str, pairs: &[(&str, &str)]) -> String {
 
 /// `\Z`: the end of the subject, or just before a final newline.
 pub(super) fn at_big_z(b: &[u8], i: usize) -> bool {
-    i == b.len() || (i + 1 == b.len() && b[i] == b'\n')
+    matches!(b.get(i..), Some([] | [b'\n']))
 }
 
 /// The CMS's "spaces" alternative (`[\r\n\t ]|\xC2\xA0|&nbsp;`) matching at `i`.

@@ -370,9 +370,9 @@ fn bad_protocol_once(s: &str) -> String {
     bad_protocol_once_n(s, 1)
 }
 
-/// Length of a colon written as an entity (`&#58;`, `&#x3a;`, any leading zeros) at `i`,
-/// with or without its `;`.
-fn colon_entity_at(b: &[u8], i: usize) -> Option<(usize, bool)> {
+/// Length of a colon written as an entity (`&#58;`, `&#x3a;`, any leading zeros) at `i`. As in
+/// the CMS, the `;` is required (the text is normalised: a `&#58` without it is `&amp;#58`).
+fn colon_entity_at(b: &[u8], i: usize) -> Option<usize> {
     if !starts_at(b, i, b"&#") {
         return None;
     }
@@ -384,16 +384,8 @@ fn colon_entity_at(b: &[u8], i: usize) -> Option<(usize, bool)> {
     while j < b.len() && b[j] == b'0' {
         j += 1;
     }
-    let want: &[u8] = if hex { b"3a" } else { b"58" };
-    if j + 2 > b.len() || !b[j..j + 2].eq_ignore_ascii_case(want) {
-        return None;
-    }
-    j += 2;
-    if j < b.len() && b[j] == b';' {
-        return Some((j + 1 - i, true));
-    }
-    let blocked = j < b.len() && (b[j].is_ascii_digit() || (hex && b[j].is_ascii_hexdigit()));
-    (!blocked).then_some((j - i, false))
+    let want: &[u8] = if hex { b"3a;" } else { b"58;" };
+    (j + 3 <= b.len() && b[j..j + 3].eq_ignore_ascii_case(want)).then_some(j + 3 - i)
 }
 
 fn bad_protocol_once_n(s: &str, count: usize) -> String {
@@ -406,7 +398,7 @@ fn bad_protocol_once_n(s: &str, count: usize) -> String {
             split = Some((i, i + 1));
             break;
         }
-        if let Some((len, _)) = colon_entity_at(b, i) {
+        if let Some(len) = colon_entity_at(b, i) {
             split = Some((i, i + len));
             break;
         }

@@ -325,7 +325,8 @@ fn strip_all_tags(s: &str) -> String {
             if starts_at(lb, i, name) {
                 let gt = next_gt.at(i + name.len());
                 if gt < lb.len() {
-                    if let Some(close) = finders[k].next(gt + 1) {
+                    // b[gt] is '>', so no closing tag starts there.
+                    if let Some(close) = finders[k].next(gt) {
                         matched = Some(close + name.len() + 2);
                     }
                 }

@@ -172,7 +172,7 @@ fn texturize_run(run: &str) -> String {
 /// Closing-punctuation lookahead used by the quote rules:
 /// `\Z|[.,:;!?)}\-\]]|&gt;|spaces`.
 fn closer_at(b: &[u8], i: usize) -> bool {
-    at_big_z(b, i) || (i < b.len() && b".,:;!?)}-]".contains(&b[i])) || starts_at(b, i, b"&gt;") || spaces_at(b, i)
+    at_big_z(b, i) || b.get(i).is_some_and(|c| b".,:;!?)}-]".contains(c)) || starts_at(b, i, b"&gt;") || spaces_at(b, i)
 }
 
 fn digit_at(b: &[u8], i: usize) -> bool {
@@ -409,7 +409,8 @@ fn times_pass(s: &str) -> String {
         let end = match memo {
             Some((start, found)) if start == g2_start => found,
             _ => {
-                let mut e = run_end[g2_start + 1];
+                // b[g2_start] is a digit: its run is the one of the bytes after it.
+                let mut e = run_end[g2_start];
                 let mut found = None;
                 while e > g2_start {
                     if is_word_byte(b, e - 1) != is_word_byte(b, e) {

@@ -99,7 +99,7 @@ impl<'a> Planner<'a> {
     pub fn new_post(&mut self, args: &Args, title_key: &str, kind: SlugKind, id: Id) -> ApiResult<Post> {
         let ctx = self.ctx;
         let author = author_of(ctx, args)?;
-        let title = args.str(title_key).unwrap_or("").trim().to_string();
+        let title = crate::text::php_trim(args.str(title_key).unwrap_or("")).to_string();
         let mut post = Post {
             id,
             author,
@@ -137,7 +137,7 @@ impl<'a> Planner<'a> {
             post.author = author_of(ctx, args)?;
         }
         if let Some(title) = args.str(title_key) {
-            post.title = title.trim().into();
+            post.title = crate::text::php_trim(title).into();
         }
         if let Some(description) = args.get("description") {
             post.content = description.as_str().unwrap_or("").into();
