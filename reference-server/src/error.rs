@@ -87,14 +87,6 @@ impl ApiError {
         self
     }
 
-    /// The refusal in words: the recorded reason, or else the message without its markup.
-    pub fn reason_in_words(&self) -> String {
-        match &self.reason {
-            Some(reason) => reason.clone(),
-            None => strip_markup(&self.message),
-        }
-    }
-
     /// The error of a catalog entry whose message has a detail (`{}` in the entry's message).
     pub fn detailed(kind: &ErrorKind, detail: impl std::fmt::Display) -> ApiError {
         ApiError::of(kind).with_message(kind.message.replacen("{}", &detail.to_string(), 1))
@@ -189,21 +181,6 @@ impl ApiError {
     }
 }
 
-/// Text without its HTML tags (`<strong>Error:</strong> Unknown…` → `Error: Unknown…`).
-fn strip_markup(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_tag = false;
-    for c in text.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => in_tag = false,
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
 /// Shorthand for handler results.
 pub type ApiResult<T> = Result<T, ApiError>;
 
@@ -226,24 +203,6 @@ mod tests {
         let body = ApiError::invalid_params(&[InvalidParam::wrong_type("image", "string")]).to_json();
         assert_eq!(body["data"]["params"]["image"], "image is not of type string.");
         assert_eq!(body["data"]["details"]["image"]["code"], "rest_invalid_type");
-    }
-
-    #[test]
-    fn reasons_name_each_argument_and_never_reach_the_answer() {
-        let error = ApiError::invalid_params(&[
-            InvalidParam::plain("start_date").because("not a date"),
-            InvalidParam::wrong_type("page", "integer"),
-        ]);
-        assert_eq!(error.reason_in_words(), "start_date: not a date; page: not of type integer");
-        assert!(!error.to_json().to_string().contains("not a date"));
-        assert_eq!(
-            ApiError::of(&errors::INVALID_USERNAME).reason_in_words(),
-            "Error: Unknown username. Check again or try your email address."
-        );
-        assert_eq!(
-            ApiError::forbidden(true).because("subscriber may not create events").reason_in_words(),
-            "subscriber may not create events"
-        );
     }
 
     #[test]

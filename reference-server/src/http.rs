@@ -102,7 +102,7 @@ impl Reply {
 
 impl From<ApiError> for Reply {
     fn from(error: ApiError) -> Reply {
-        let refusal = Refusal { code: error.code, reason: error.reason_in_words() };
+        let refusal = Refusal { code: error.code, reason: crate::reasons::in_words(&error) };
         Reply { status: error.status, body: Body::Value(error.to_json()), headers: Vec::new(), refusal: Some(refusal) }
     }
 }
@@ -119,10 +119,9 @@ pub struct Located {
 /// Splits a raw path (and query, for `?rest_route=`) into language and namespace path.
 pub fn locate(raw_path: &str, query: &Params, site_path: &str, root: &str, namespace: &str) -> Located {
     let mut path = collapse_slashes(raw_path);
-    if !site_path.is_empty() {
-        if let Some(rest) = strip_prefix_ci(&path, site_path) {
-            path = if rest.is_empty() { "/".to_string() } else { rest.to_string() };
-        }
+    // (An empty site path takes nothing off: the path always starts with `/`.)
+    if let Some(rest) = strip_prefix_ci(&path, site_path) {
+        path = if rest.is_empty() { "/".to_string() } else { rest.to_string() };
     }
     let mut base_lang = None;
     for lang in Lang::ALL {

@@ -3,6 +3,7 @@
 //! answer; the interface answers exactly what the CMS does.
 
 use crate::app::Ctx;
+use crate::error::ApiError;
 use crate::interface::{Op, Resource, Route, Rule};
 use crate::model::{Id, Taxonomy};
 use crate::store::Data;
@@ -93,5 +94,54 @@ fn singular(resource: Resource) -> &'static str {
         Resource::Venues => "venue",
         Resource::Organizers => "organizer",
         _ => "event",
+    }
+}
+
+/// The refusal in words, for the journal: the reason the refusing check recorded, or else the
+/// message without its markup.
+pub fn in_words(error: &ApiError) -> String {
+    match &error.reason {
+        Some(reason) => reason.clone(),
+        None => strip_markup(&error.message),
+    }
+}
+
+/// Text without its HTML tags (`<strong>Error:</strong> Unknown…` → `Error: Unknown…`).
+fn strip_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::InvalidParam;
+    use crate::interface::errors;
+
+    #[test]
+    fn reasons_name_each_argument_and_never_reach_the_answer() {
+        let error = ApiError::invalid_params(&[
+            InvalidParam::plain("start_date").because("not a date"),
+            InvalidParam::wrong_type("page", "integer"),
+        ]);
+        assert_eq!(in_words(&error), "start_date: not a date; page: not of type integer");
+        assert!(!error.to_json().to_string().contains("not a date"));
+        assert_eq!(
+            in_words(&ApiError::of(&errors::INVALID_USERNAME)),
+            "Error: Unknown username. Check again or try your email address."
+        );
+        assert_eq!(
+            in_words(&ApiError::forbidden(true).because("subscriber may not create events")),
+            "subscriber may not create events"
+        );
     }
 }

@@ -341,11 +341,9 @@ pub(crate) fn check_rule(
     }
 }
 
+/// A whole number above 0 (`true` is not one: `as_int` reads only numbers and strings).
 fn is_positive_int(value: &Value) -> bool {
-    match value {
-        Value::Bool(_) => false,
-        _ => as_int(value).is_some_and(|n| n > 0) && as_number(value).is_some_and(|f| f.fract() == 0.0),
-    }
+    as_int(value).is_some_and(|n| n > 0) && as_number(value).is_some_and(|f| f.fract() == 0.0)
 }
 
 fn is_time(ctx: &Ctx, value: &Value) -> bool {

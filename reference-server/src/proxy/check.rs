@@ -67,7 +67,7 @@ pub fn request(ctx: &Ctx, prefix: &Prefix, request: Request) -> Verdict {
         Ok(body) if method != Method::Get => body,
         Ok(_) => Params::new(),
         Err(error) => {
-            let reason = format!("the body cannot be read: {}", error.reason_in_words());
+            let reason = format!("the body cannot be read: {}", crate::reasons::in_words(&error));
             verdict.findings.push(Finding { side: Side::Request, reason, hint: None });
             verdict.refused = Some(error.code);
             return verdict;

@@ -193,8 +193,8 @@ fn field_check(verdict: &check::Verdict, query: &Params, method: &hyper::http::M
 /// The proxy's own answer when the site's cannot be passed on, noted like any other.
 fn refuse(local: &Local, came: &Came, error: ApiError, findings: Vec<Finding>) -> Response<Full<Bytes>> {
     // A path outside the REST root: the finding says which route it came close to.
-    let reason =
-        Some(error.reason_in_words()).filter(|reason| !reason.is_empty() && error.code != errors::NO_ROUTE.code);
+    let reason = Some(crate::reasons::in_words(&error))
+        .filter(|reason| !reason.is_empty() && error.code != errors::NO_ROUTE.code);
     note(local, came, Some(error.status), Some(error.code.to_string()), reason, findings, None);
     let mut response = Response::new(Full::new(Bytes::from(error.to_json().to_string())));
     *response.status_mut() = StatusCode::from_u16(error.status).unwrap_or(StatusCode::BAD_GATEWAY);
