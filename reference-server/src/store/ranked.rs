@@ -81,13 +81,9 @@ impl RankedSet {
                 }
             }
         }
-        let block = &mut self.blocks[at];
-        if block.len() == block.capacity() {
-            // Grow by doubling, but never past a whole block.
-            let wanted = (block.capacity() * 2).clamp(4, BLOCK);
-            block.reserve_exact(wanted - block.len());
-        }
-        block.insert(position, entry);
+        // The block grows as a Vec does, by doubling from 4: never past a whole block, which
+        // is a power of two and is split before it would grow beyond.
+        self.blocks[at].insert(position, entry);
         for before in &mut self.before[at + 1..] {
             *before += 1;
         }

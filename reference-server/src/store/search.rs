@@ -43,7 +43,11 @@ impl Postings {
 
     fn remove(&mut self, id: u32) {
         match self {
-            Postings::One(one) if *one == id => *self = Postings::None,
+            // Only an event the postings hold is taken away (its own tokens, deduplicated).
+            Postings::One(one) => {
+                debug_assert_eq!(*one, id, "an event is taken from postings that do not hold it");
+                *self = Postings::None;
+            }
             Postings::Many(bitmap) => {
                 bitmap.remove(id);
                 if bitmap.len() == 1 {
