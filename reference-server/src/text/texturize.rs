@@ -80,22 +80,10 @@ fn pushpop_element(tag: &[u8], stack: &mut Vec<Vec<u8>>) {
     } else {
         (false, 2)
     };
-    let name: &[u8] = match tag.iter().position(|&c| c == b' ') {
-        None => {
-            if tag.len() > offset + 1 {
-                &tag[offset..tag.len() - 1]
-            } else {
-                b""
-            }
-        }
-        Some(sp) => {
-            if sp > offset {
-                &tag[offset..sp]
-            } else {
-                b""
-            }
-        }
-    };
+    // The name runs to the first space, else to the tag's last byte; none when that end does
+    // not come after the name's start.
+    let end = tag.iter().position(|&c| c == b' ').unwrap_or(tag.len().saturating_sub(1));
+    let name: &[u8] = tag.get(offset..end).unwrap_or(b"");
     if NO_TEXTURIZE_TAGS.contains(&name) {
         if opening {
             stack.push(name.to_vec());
@@ -238,9 +226,9 @@ fn apos_passes(s: &str) -> String {
         }
         None
     });
-    // Apostrophe inside a word.
+    // Apostrophe inside a word (one after spaces was taken as an opening quote just above).
     pass(&s, b"'", |b, i| {
-        if b[i] == b'\'' && !spaces_before(b, i) {
+        if b[i] == b'\'' {
             let j = i + 1;
             let blocked = at_big_z(b, j)
                 || (j < b.len() && b".,:;!?\"'(){}[]-".contains(&b[j]))
