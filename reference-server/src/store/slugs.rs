@@ -32,6 +32,35 @@ struct Suffixes {
 
 const FIRST_SUFFIX: u64 = 2;
 
+/// The marks' promise for one base, checked in debug builds after each change: a base is known
+/// only while it has holes or a mark past the first suffix; the mark is free and the suffix
+/// just under it taken; every hole lies under the mark and is free. A broken mark would only
+/// send [`Slugs::unique`] back to probing, so no answer would show it. (A macro, like the
+/// `debug_assert!`s elsewhere: a check that only debug builds run is not itself a mutation
+/// target, see docs/mutants.md.)
+macro_rules! check_marks {
+    ($space:expr, $base:expr) => {
+        if cfg!(debug_assertions) {
+            let (space, base): (&Space, &str) = (&$space, $base);
+            let taken = |n: u64| space.owners.contains_key(format!("{base}-{n}").as_str());
+            match space.suffixes.get(base) {
+                None => assert!(!taken(FIRST_SUFFIX), "{base}-{FIRST_SUFFIX} is taken and not marked"),
+                Some(marks) => {
+                    assert!(marks.high > FIRST_SUFFIX || !marks.holes.is_empty(), "an empty mark for {base}");
+                    assert!(!taken(marks.high), "the mark {base}-{} is taken", marks.high);
+                    assert!(marks.high == FIRST_SUFFIX || taken(marks.high - 1), "{base}-{} is free", marks.high - 1);
+                    for &hole in &marks.holes {
+                        assert!(
+                            (FIRST_SUFFIX..marks.high).contains(&hole) && !taken(hole),
+                            "a wrong hole {base}-{hole}"
+                        );
+                    }
+                }
+            }
+        }
+    };
+}
+
 impl Default for Suffixes {
     fn default() -> Suffixes {
         Suffixes { high: FIRST_SUFFIX, holes: BTreeSet::new() }
@@ -64,6 +93,7 @@ impl Slugs {
         let suffixes = space.suffixes.entry(base.into()).or_default();
         if n < high {
             suffixes.holes.remove(&n);
+            check_marks!(space, base);
             return;
         }
         // `high` was taken: move it to the next free suffix (each step passes a taken slug,
@@ -73,6 +103,7 @@ impl Slugs {
             next += 1;
         }
         suffixes.high = next;
+        check_marks!(space, base);
     }
 
     pub fn remove(&mut self, kind: SlugKind, lang: Lang, slug: &str) {
@@ -93,6 +124,7 @@ impl Slugs {
         if suffixes.high == FIRST_SUFFIX && suffixes.holes.is_empty() {
             space.suffixes.remove(base);
         }
+        check_marks!(space, base);
     }
 
     /// `wanted`, or `wanted-2`, `wanted-3`… whichever comes first that is free for this kind
@@ -127,6 +159,10 @@ impl Slugs {
             let base = truncate_slug(wanted, MAX_SLUG - 1 - digits as usize);
             let known = space.and_then(|space| space.suffixes.get(base));
             let high = known.map_or(FIRST_SUFFIX, |s| s.high);
+            debug_assert!(
+                space.is_none_or(|space| !space.owners.contains_key(format!("{base}-{high}").as_str())),
+                "the mark {base}-{high} is taken"
+            );
             // Below `high` only the holes (and the item's own slug) can be free.
             let below = low..bound.min(high).max(low);
             let mut candidates: Vec<u64> =

@@ -241,6 +241,12 @@ pub fn page(data: &Data, selection: &Selection, window: &Window, offset: usize, 
         start.1 = low;
     }
     let skip = offset - before(start).min(offset);
+    // The searches' promise, checked in debug builds: a page that starts before `last` is
+    // reached by skipping no more than one second's ties (a wrong bound would only cost time).
+    debug_assert!(
+        skip <= TIES_WALKED || before((last, 0)) <= offset,
+        "a page at {offset} walks {skip} events from {start:?}"
+    );
     let mut left_out: Vec<u32> = selection.left_out.iter().map(|(_, id)| *id).collect();
     left_out.sort_unstable();
     let shown = |id: &Id| u32::try_from(*id).is_ok_and(|id| left_out.binary_search(&id).is_err());
