@@ -61,12 +61,11 @@ impl<V> IdMap<V> {
         self.slots.iter().enumerate().filter_map(|(at, value)| value.as_ref().map(|value| (at as Id, value)))
     }
 
-    #[cfg_attr(not(test), allow(dead_code))] // as a map's API; tests use it
+    #[cfg(test)]
     pub fn keys(&self) -> impl Iterator<Item = Id> + '_ {
         self.iter().map(|(id, _)| id)
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
     pub fn values(&self) -> impl Iterator<Item = &V> {
         self.slots.iter().flatten()
     }

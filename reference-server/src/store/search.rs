@@ -193,6 +193,14 @@ impl SearchIndex {
                 }
             }
         }
+        // Checked in debug builds: a slot given back is on no chain (else a later token in it
+        // would sit on two chains, and searches would only cost more).
+        debug_assert!(
+            std::iter::successors(self.heads.get(&key).copied(), |&t| Some(self.tokens[t as usize].next))
+                .take_while(|&t| t != NONE)
+                .all(|t| t != at),
+            "the released token {at} is still on its chain"
+        );
         self.free.push(at);
     }
 
