@@ -166,8 +166,10 @@ fn duplicate_of(ctx: &Ctx, data: &Data, pending: &Changes, args: &Args, kind: Po
         args.str(key).is_none_or(|text| parse_in(ctx, text, zone).is_some_and(|at| Some(at) == have))
     };
     let same_image = |have: Option<Id>| {
-        args.get("image").is_none_or(|value| match as_int(value).filter(|id| *id > 0) {
-            Some(id) => have == Some(id as Id),
+        args.get("image").is_none_or(|value| match as_int(value) {
+            Some(id) if id > 0 => have == Some(id as Id),
+            // `"0"` gives no image, as `""` does.
+            Some(_) => have.is_none(),
             None => {
                 let url = value_text(value);
                 let known = have.and_then(|id| data.images.get(&id)).map(|image| &*image.url);
