@@ -26,6 +26,46 @@ impl Entry {
 /// bytes fill one allocation size class), so that small sets take little.
 const BLOCK: usize = 512;
 
+/// The set's promises, checked in debug builds after every write (`$at`: the block written;
+/// after a removal, `$removal`: how many blocks there were and how many entries the block kept,
+/// before any join): blocks are never empty nor over `BLOCK`, the written block is sorted and
+/// in order with its neighbours, the counts before each block add up; a removal joins its block
+/// to a neighbour only when the block kept fewer than an eighth of `BLOCK`, and then it does
+/// whenever a neighbour has room. Broken, each would only cost time or memory, which
+/// no answer shows. (A macro of asserts, as the slug marks' check: see docs/mutants.md.)
+macro_rules! check_blocks {
+    ($set:expr, $at:expr, $removal:expr) => {
+        if cfg!(debug_assertions) {
+            let (set, at, removal): (&RankedSet, usize, Option<(usize, usize)>) = (&$set, $at, $removal);
+            let mut counted = 0;
+            for (index, block) in set.blocks.iter().enumerate() {
+                assert!(!block.is_empty() && block.len() <= BLOCK, "block {index} holds {}", block.len());
+                assert_eq!(set.before[index], counted, "the count before block {index}");
+                counted += block.len();
+            }
+            assert_eq!((set.before.len(), counted), (set.blocks.len(), set.len), "the set's counts");
+            for index in at.saturating_sub(1)..(at + 2).min(set.blocks.len()) {
+                let block = &set.blocks[index];
+                assert!(block.windows(2).all(|pair| pair[0].key() < pair[1].key()), "block {index} is out of order");
+                if let Some(next) = set.blocks.get(index + 1) {
+                    assert!(block[block.len() - 1].key() < next[0].key(), "blocks {index} and after overlap");
+                }
+            }
+            if let Some((blocks_before, kept)) = removal {
+                let joined = kept > 0 && set.blocks.len() < blocks_before;
+                assert!(!joined || kept < BLOCK / 8, "block {at}, left with {kept}, was joined");
+                if kept > 0 && kept < BLOCK / 8 && !joined {
+                    let fits = |other: usize| set.blocks.get(other).is_some_and(|other| other.len() + kept <= BLOCK);
+                    assert!(
+                        !fits(at + 1) && (at == 0 || !fits(at - 1)),
+                        "block {at}, left with {kept}, was not joined"
+                    );
+                }
+            }
+        }
+    };
+}
+
 #[derive(Debug, Default)]
 pub struct RankedSet {
     blocks: Vec<Vec<Entry>>,
@@ -88,6 +128,7 @@ impl RankedSet {
             *before += 1;
         }
         self.len += 1;
+        check_blocks!(self, at, None);
         true
     }
 
@@ -103,6 +144,7 @@ impl RankedSet {
             *before -= 1;
         }
         self.len -= 1;
+        let (blocks_before, kept) = (self.blocks.len(), self.blocks[at].len());
         if self.blocks[at].is_empty() {
             self.blocks.remove(at);
             self.before.remove(at);
@@ -120,6 +162,7 @@ impl RankedSet {
                 self.before.remove(second);
             }
         }
+        check_blocks!(self, at, Some((blocks_before, kept)));
         Some(entry)
     }
 
