@@ -68,6 +68,13 @@ impl InvalidParam {
     }
 }
 
+/// The messages of the refusals of [`ApiError::bad_request`] other than a plain 400.
+const TRANSPORT_MESSAGES: [(u16, &str); 3] = [
+    (408, "The request body was not received in time."),
+    (414, "The request URI is too long."),
+    (431, "The request headers are too large."),
+];
+
 impl ApiError {
     /// The error of a catalog entry, with the entry's status and message.
     pub fn of(kind: &ErrorKind) -> ApiError {
@@ -124,12 +131,8 @@ impl ApiError {
     /// The HTTP request itself cannot be read: malformed (400), too slow (408), a URI too long
     /// (414) or headers too large (431).
     pub fn bad_request(status: u16) -> ApiError {
-        let message = match status {
-            408 => "The request body was not received in time.",
-            414 => "The request URI is too long.",
-            431 => "The request headers are too large.",
-            _ => BAD_REQUEST.message,
-        };
+        let message =
+            TRANSPORT_MESSAGES.iter().find(|(known, _)| *known == status).map_or(BAD_REQUEST.message, |(_, m)| m);
         ApiError::of(&BAD_REQUEST).with_status(status).with_message(message)
     }
 
