@@ -116,9 +116,10 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
             items.iter().filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item))).collect()
         })
     };
-    // The core terms query takes IDs only: slugs pass validation but match nothing.
+    // The core terms query takes IDs only: slugs pass validation but match nothing (and so
+    // do numbers that are no term's ID).
     let numeric = |name: &str| -> Option<Vec<Id>> {
-        args.list(name).map(|items| items.iter().filter_map(as_int).filter(|id| *id > 0).map(|id| id as Id).collect())
+        args.list(name).map(|items| items.iter().filter_map(as_int).filter_map(|id| Id::try_from(id).ok()).collect())
     };
     let include = numeric("include");
     let exclude = numeric("exclude").unwrap_or_default();
