@@ -218,14 +218,18 @@ impl<'a> EventFilter<'a> {
         if protected && self.looks_at_protected() {
             return false;
         }
+        let searched: &[&str] = if protected { &[&post.title] } else { &[&post.title, &post.excerpt, &post.content] };
+        let in_texts = || self.search.iter().all(|word| searched.iter().any(|text| contains_ignoring_case(text, word)));
         let found = match &self.hits {
             Some(hits) => hits.holds(post.id, protected),
-            None => {
-                let searched: &[&str] =
-                    if protected { &[&post.title] } else { &[&post.title, &post.excerpt, &post.content] };
-                self.search.iter().all(|word| searched.iter().any(|text| contains_ignoring_case(text, word)))
-            }
+            None => in_texts(),
         };
+        // The word index answers what reading the texts answers (checked in debug builds).
+        debug_assert!(
+            self.hits.is_none() || found == in_texts(),
+            "the word index and the texts disagree on {}",
+            post.id
+        );
         if !found {
             return false;
         }
