@@ -228,6 +228,7 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
     let sweep = matches!(mode, Mode::Outside { .. }) && !cli.keep_data;
     // An outside implementation that stops answering stops the run ([`runner::liveness`]).
     let liveness = matches!(mode, Mode::Outside { .. }).then(Default::default);
+    let disposable = matches!(mode, Mode::Embedded { .. });
     Ok(Shared {
         secrets: secrets_of(cli, &mode),
         runtime,
@@ -246,6 +247,7 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
             sweep,
             connections: Default::default(),
             liveness,
+            disposable,
         },
         keep_bodies: cli.json_full,
         repro: cli.repro.clone(),

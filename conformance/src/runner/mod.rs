@@ -50,6 +50,9 @@ pub struct Settings {
     pub connections: Arc<connections::Connections>,
     /// Against an outside implementation: whether it still answers ([`liveness`]).
     pub liveness: Option<Arc<liveness::Liveness>>,
+    /// The implementation is dropped with the case (an embedded server): after a request that
+    /// timed out, the cleanup would only wait on it too.
+    pub disposable: bool,
 }
 
 /// Per-case values.
@@ -74,8 +77,12 @@ pub async fn run_case(
     let run = Run { case: &case.name, endpoint, client, settings, ledger: Mutex::default() };
     let (steps, mut outcome) = run.steps(case, &mut env).await;
     let stopped = settings.liveness.as_ref().and_then(|l| l.stopped());
+    let timed_out = steps.last().and_then(|s| s.error.as_ref()).is_some_and(|e| matches!(e, StepError::Timeout { .. }));
     let mut cleanup = match &stopped {
         Some(reason) => skipped_steps(&case.cleanup, "cleanup", reason),
+        None if timed_out && settings.disposable => {
+            skipped_steps(&case.cleanup, "cleanup", "the embedded server did not answer in time; it goes with its data")
+        }
         None => run.cleanup(case, &mut env).await,
     };
     if settings.sweep && stopped.is_none() {
@@ -530,6 +537,50 @@ mod tests {
         let request = step(r#"request: {path: /x, json: {multilingual_language: fr}}"#).request;
         let body = render_request(&request, &env(), &endpoint()).unwrap().body.unwrap();
         assert_eq!(body, r#"{"wpml_language":"fr"}"#);
+    }
+
+    /// A case against a server that accepts connections and never answers: every request
+    /// times out. Its cleanup is skipped when the server goes with the case (embedded), and
+    /// tried otherwise (an outside implementation keeps what the case made).
+    #[test]
+    fn after_a_timeout_the_cleanup_is_skipped_only_on_a_disposable_server() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base_url = format!("http://{}/wp-json", listener.local_addr().unwrap());
+        let held = std::thread::spawn(move || listener.incoming().take(4).map(|c| c.unwrap()).collect::<Vec<_>>());
+        let source = "level: must\ncases:\n  - name: a\n    steps:\n      - request: {method: POST, path: /events}\n        capture: {id: $.id}\n    cleanup:\n      - request: {method: DELETE, path: /events/1}\n";
+        let Loaded::File(mut file) = load_source("x", "x.yaml", source) else { panic!("{source}") };
+        let case = file.cases.remove(0);
+        let endpoint = Endpoint { base_url, ..endpoint() };
+        let client = send::client(std::time::Duration::from_millis(200), false).unwrap();
+        let ctx = CaseContext { run_id: "r".into(), case_id: "c1".into(), now: Utc::now() };
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let cleanup_of = |disposable: bool| {
+            let settings = Settings {
+                max_response: 1 << 20,
+                keep_data: false,
+                doc: None,
+                sweep: false,
+                connections: Default::default(),
+                liveness: None,
+                disposable,
+            };
+            let report = runtime.block_on(run_case(&case, &endpoint, &client, &ctx, &settings));
+            assert!(
+                matches!(report.outcome, Outcome::Error(ref e) if e.starts_with("timed out")),
+                "{:?}",
+                report.outcome
+            );
+            report.cleanup.into_iter().next().unwrap()
+        };
+        let skipped = cleanup_of(true);
+        assert_eq!(
+            skipped.skipped.as_deref(),
+            Some("the embedded server did not answer in time; it goes with its data")
+        );
+        let tried = cleanup_of(false);
+        assert!(tried.skipped.is_none(), "{tried:?}");
+        assert!(matches!(tried.error, Some(StepError::Timeout { .. })), "{tried:?}");
+        drop(held);
     }
 
     #[test]
