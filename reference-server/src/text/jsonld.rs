@@ -37,8 +37,8 @@ pub fn jsonld_description(raw_excerpt: &str, raw_content: &str) -> String {
     if !has_excerpt {
         text = trim_words(&text, 55, " [&hellip;]");
     }
-    let text = normalize_entities(&text);
-    esc_js(&wpautop(&text))
+    // The CMS's `esc_js` normalises entities (dropping `&#0;`) after the paragraphs are made.
+    esc_js(&normalize_entities(&wpautop(&text)))
 }
 
 #[cfg(test)]
