@@ -6,7 +6,7 @@ use super::Planner;
 use crate::error::{ApiError, ApiResult};
 use crate::interface::errors;
 use crate::model::{Id, Taxonomy, Term};
-use crate::store::SlugKind;
+use crate::store::{Data, SlugKind};
 use crate::text::{render_term_description, render_term_name, sanitize_slug, sanitize_title};
 use crate::validate::{value_text, Args};
 
@@ -52,13 +52,20 @@ pub fn plan_create(planner: &mut Planner, args: &Args, taxonomy: Taxonomy) -> Ap
     Ok(id)
 }
 
+/// Whether `parent`, or a term above it, is `id` (at most as many steps as there are terms).
+fn closes_loop(data: &Data, id: Id, parent: Id) -> bool {
+    std::iter::successors(Some(parent), |up| data.terms.get(up).map(|term| term.parent))
+        .take(data.terms.len() + 1)
+        .any(|up| up == id)
+}
+
 /// The term `id` with the fields the update arguments carry.
 pub fn plan_update(planner: &mut Planner, args: &Args, taxonomy: Taxonomy, id: Id) -> ApiResult<()> {
     let mut term = Term::clone(&planner.data.terms[&id]);
     if let Some(parent) = parent_of(planner, args, taxonomy) {
-        if parent != id {
-            term.parent = parent;
-        }
+        // As the CMS: a parent that would close a loop (the term itself, or one of the terms
+        // under it) puts the term at the top level instead.
+        term.parent = if closes_loop(planner.data, id, parent) { 0 } else { parent };
     }
     if let Some(name) = args.str("name") {
         let name = render_term_name(name);
