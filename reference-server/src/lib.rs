@@ -100,22 +100,10 @@ pub use fixtures::{FixtureErrors, LISTS as FIXTURE_LISTS};
 pub use server::{serve, RunningServer};
 pub use stubs::StubErrors;
 
-/// The admin API's operations as (method, path), for the test of its OpenAPI document. Not
-/// part of the server's interface.
+// For the tests of the admin API's OpenAPI document and of the fixtures' published schema (a
+// fixture's text as the server reads it, and the fields an item of each list may have): not
+// part of the server's interface. Re-exported, so that the code stays with its module.
 #[doc(hidden)]
-pub fn admin_routes() -> Vec<(&'static str, &'static str)> {
-    admin::ROUTES.iter().map(|route| (route.method, route.path)).collect()
-}
-
-/// A fixture's text as the server reads it (`yaml`: as YAML, else JSON), and the fields an item
-/// of each list may have, for the test of the published schema. Not part of the server's
-/// interface.
+pub use admin::routes as admin_routes;
 #[doc(hidden)]
-pub fn fixture_value(text: &str, yaml: bool) -> Result<serde_json::Value, String> {
-    fixtures::parse(text, yaml)
-}
-
-#[doc(hidden)]
-pub fn fixture_fields(list: &str) -> Vec<&'static str> {
-    fixtures::list_fields(list)
-}
+pub use fixtures::{list_fields as fixture_fields, parse as fixture_value};

@@ -80,6 +80,11 @@ pub const ROUTES: &[AdminRoute] = &[
     AdminRoute { method: "GET", path: "/__admin/export", op: AdminOp::Export },
 ];
 
+/// The operations as (method, path), for the test of the admin API's OpenAPI document.
+pub fn routes() -> Vec<(&'static str, &'static str)> {
+    ROUTES.iter().map(|route| (route.method, route.path)).collect()
+}
+
 /// The OpenAPI document of the admin API.
 pub const OPENAPI: &str = include_str!("openapi.json");
 

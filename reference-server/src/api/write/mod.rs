@@ -77,9 +77,9 @@ impl<'a> Planner<'a> {
     /// An image ID the store knows, or a URL: the image already made from it, or a new image
     /// record. `None` for anything else (and for an empty value, which removes the image).
     pub fn image(&mut self, value: &Value) -> Option<Id> {
-        if let Some(id) = as_int(value).filter(|id| *id > 0) {
-            let id = id as Id;
-            return self.data.images.contains_key(&id).then_some(id);
+        // A number is an image ID (one the store does not know, 0 included, gives none).
+        if let Some(id) = as_int(value) {
+            return Id::try_from(id).ok().filter(|id| self.data.images.contains_key(id));
         }
         let url = value.as_str()?.trim();
         let extension = image_url_extension(url)?;
