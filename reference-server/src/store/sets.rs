@@ -170,6 +170,7 @@ impl Data {
             }
             windows.push((window.clone(), Arc::clone(&set)));
         }
+        debug_assert_eq!(windows.iter().filter(|(kept, _)| kept == window).count(), 1, "a window's set is kept, once");
         set
     }
 }

@@ -57,6 +57,12 @@ impl Timeline {
     pub(super) fn update(&mut self, event: &Event, add: bool) {
         let times = (whole_seconds(event.start), whole_seconds(event.start_utc), whole_seconds(event.end_utc));
         let (Ok(id), (Some(local), Some(start), Some(end))) = (u32::try_from(event.post.id), times) else {
+            let fraction = |at: NaiveDateTime| at.and_utc().timestamp_subsec_nanos() != 0;
+            debug_assert!(
+                u32::try_from(event.post.id).is_err()
+                    || [event.start, event.start_utc, event.end_utc].into_iter().any(fraction),
+                "an event is held unless its ID or one of its times does not fit"
+            );
             self.not_held = if add { self.not_held + 1 } else { self.not_held.saturating_sub(1) };
             return;
         };

@@ -166,6 +166,18 @@ mod tests {
         assert!(!is_valid_url("http://exa mple.com"));
     }
 
+    /// A host of brackets needs an address inside: `[]` is refused by the length bound and,
+    /// were the bound one looser, by the IPv6 check of the empty address (this test passes with
+    /// that mutant).
+    #[test]
+    fn a_host_of_empty_brackets_is_refused() {
+        assert!(!valid_ipv6(b""));
+        for url in ["http://[]/", "https://[]", "http://[]:80/x"] {
+            assert!(!is_valid_url(url), "{url}");
+        }
+        assert!(is_valid_url("http://[::1]/"));
+    }
+
     /// Vectors computed with the CMS's own formatting code (same inputs, its outputs).
     #[test]
     fn reference_vectors() {

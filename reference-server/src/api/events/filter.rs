@@ -37,6 +37,28 @@ pub(super) struct SearchHits {
     pub(super) title: RoaringBitmap,
 }
 
+/// Debug builds check what `linked_candidates` promises (see docs/mutants.md): when a filter
+/// names linked items or search words, candidates come back, and no more of them than the
+/// smallest source holds, each source's events counted one by one.
+macro_rules! check_smallest {
+    ($linked:expr, $hits:expr, $candidates:expr) => {
+        if cfg!(debug_assertions) {
+            let count = |index: &HashMap<Id, IdSet>, keys: &[Id]| -> usize {
+                keys.iter().filter_map(|key| index.get(key)).map(|set| set.iter().count()).sum()
+            };
+            let sources = $linked.iter().filter_map(|(index, keys)| keys.as_ref().map(|keys| count(index, keys)));
+            let hits = $hits.as_ref().map(|hits| hits.all.iter().count());
+            match (sources.chain(hits).min(), &$candidates) {
+                (Some(smallest), Some(ids)) => assert!(ids.len() <= smallest, "candidates from the smallest source"),
+                (None, None) => {}
+                (smallest, ids) => {
+                    panic!("candidates {:?} for sources of at least {smallest:?}", ids.as_ref().map(Vec::len))
+                }
+            }
+        }
+    };
+}
+
 impl SearchHits {
     pub(super) fn of(data: &Data, words: &[String]) -> Option<SearchHits> {
         if words.is_empty() || data.search.overflowed {
@@ -138,7 +160,7 @@ impl<'a> EventFilter<'a> {
             .filter_map(|(index, keys)| keys.as_ref().map(|keys| (size(index, keys), *index, keys.as_slice())))
             .min_by_key(|(size, _, _)| *size);
         let from_hits = self.hits.as_ref().map(|hits| hits.all.len() as usize);
-        match smallest {
+        let candidates = match smallest {
             Some((size, index, keys)) if from_hits.is_none_or(|hits| size <= hits) => {
                 let mut ids: Vec<Id> = keys.iter().filter_map(|key| index.get(key)).flat_map(IdSet::iter).collect();
                 ids.sort_unstable();
@@ -146,7 +168,9 @@ impl<'a> EventFilter<'a> {
                 Some(ids)
             }
             _ => self.hits.as_ref().map(|hits| hits.all.iter().map(Id::from).collect()),
-        }
+        };
+        check_smallest!(linked, self.hits, candidates);
+        candidates
     }
 
     /// The flag whose index a walk may use: `featured=true` or `ticketed=true`.

@@ -100,6 +100,46 @@ pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         .header("x-tec-totalpages", total_pages.to_string()))
 }
 
+/// Debug builds check the promises of the cheaper ways (see docs/mutants.md): whatever way
+/// answered, the walk of the window gives the same page and total; and a plain window (no
+/// filter on the event but a flag, both bounds, at least a long event's length, statuses that
+/// do not depend on the author) is counted on the timeline whenever every event's times are
+/// whole seconds and its ID fits 32 bits, as the timeline promises.
+macro_rules! check_list {
+    ($selected:expr, $window:expr, $found:expr, $counted:expr) => {
+        #[cfg(test)]
+        let disabled = by_sets::DISABLED.with(std::cell::Cell::get);
+        #[cfg(not(test))]
+        let disabled = false;
+        if cfg!(debug_assertions) && !disabled {
+            let (selected, window): (&Selected, &Window) = (&$selected, $window);
+            assert_eq!(&$found, &selected.walk(window), "a list answers as the walk of its window does");
+            let data = selected.data;
+            let whole = |at: chrono::NaiveDateTime| at.and_utc().timestamp_subsec_nanos() == 0;
+            let held = data.events.values().all(|event| {
+                u32::try_from(event.post.id).is_ok()
+                    && whole(event.start)
+                    && whole(event.start_utc)
+                    && whole(event.end_utc)
+            });
+            let plain = window.starts_after.is_none()
+                && window.starts_before.is_none()
+                && window.ends_after.is_none()
+                && window.ends_before.is_none()
+                && window.start_min.zip(window.end_max).is_some_and(|(a, b)| b - a >= crate::store::SHORT_EVENT);
+            let filter = selected.filter;
+            if held
+                && plain
+                && (filter.is_trivial() || filter.only_flag())
+                && selected.statuses.author_blind()
+                && !data.sets.overflowed
+            {
+                assert!($counted, "a plain window of a whole timeline is counted on it");
+            }
+        }
+    };
+}
+
 /// What a list request selects: the IDs of its page's events, in list order, and the total.
 struct Selected<'a> {
     ctx: &'a Ctx<'a>,
@@ -114,16 +154,24 @@ impl Selected<'_> {
     /// (no filter on the event itself, or only a flag), its ID sets (only set filters), the
     /// link indexes (a filter names linked items), or else a walk of the window.
     fn in_window(&self, window: &Window) -> (Vec<Id>, usize) {
+        let (found, counted) = self.cheapest(window);
+        check_list!(self, window, found, counted);
+        found
+    }
+
+    /// The page and the total by the cheapest way, and whether the timeline counted them.
+    fn cheapest(&self, window: &Window) -> ((Vec<Id>, usize), bool) {
         if let Some(found) = self.on_timeline(window) {
-            return found;
+            return (found, true);
         }
         if let Some(found) = by_sets::select(self.ctx, self.data, self.filter, self.statuses, window, self.page) {
-            return found;
+            return (found, false);
         }
-        match self.filter.linked_candidates(self.data) {
+        let found = match self.filter.linked_candidates(self.data) {
             Some(ids) => self.of_candidates(ids, Some(window)),
             None => self.walk(window),
-        }
+        };
+        (found, false)
     }
 
     /// Counted and found on the timeline (see `counted`), when the window is a plain one.
