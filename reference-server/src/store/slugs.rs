@@ -281,6 +281,28 @@ mod tests {
         }
     }
 
+    /// Every short slug made of the bytes a slug holds (the CMS's sanitizer keeps `a-z`, `0-9`,
+    /// `_`, `%` and `-`) is split as a plain reading of `base-N` splits it: `a-02` is no suffix.
+    #[test]
+    fn suffixes_are_split_as_the_model_splits_them() {
+        let model = |slug: &str| -> Option<(String, u64)> {
+            let at = slug.rfind('-')?;
+            let (base, digits) = (&slug[..at], &slug[at + 1..]);
+            let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0');
+            let n: u64 = if plain && !base.is_empty() { digits.parse().ok()? } else { return None };
+            (n >= FIRST_SUFFIX).then(|| (base.to_string(), n))
+        };
+        let mut slugs = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = last.iter().flat_map(|s| ['a', '-', '0', '1', '2', '_', '%'].map(|c| format!("{s}{c}"))).collect();
+            slugs.extend(last.iter().cloned());
+        }
+        for slug in slugs {
+            assert_eq!(split_suffix(&slug).map(|(base, n)| (base.to_string(), n)), model(&slug), "{slug:?}");
+        }
+    }
+
     #[test]
     fn same_title_creates_take_the_next_suffix() {
         let mut slugs = Slugs::default();

@@ -245,6 +245,22 @@ mod tests {
             ("<a href='x'>\"Tom\" & Jerry &amp; &copy; &bogus; &#0; &#65; &#x41; &apos;</a>", "&lt;a href=&#039;x&#039;&gt;&quot;Tom&quot; &amp; Jerry &amp; &copy; &amp;bogus;  &#065; &#x41; &amp;apos;&lt;/a&gt;"),
         ];
 
+    /// Every `&#1dd;` is mapped as the CMS's table maps it: 128 to 159 to their Unicode
+    /// entities (or nothing), the rest left alone. (The first digit is always `1`, so reading
+    /// it as `'1' / '0'` gives 1 as well: this test passes with that mutant.)
+    #[test]
+    fn windows_1252_entities_become_unicode_ones() {
+        let cms: [(u32, &str); 5] = [(128, "&#8364;"), (129, ""), (150, "&#8211;"), (156, "&#339;"), (159, "&#376;")];
+        for (n, out) in cms {
+            assert_eq!(convert_invalid_entities(&format!("a&#{n};b")), format!("a{out}b"), "{n}");
+        }
+        for n in (100..128).chain(160..200) {
+            let text = format!("a&#{n};b");
+            assert_eq!(convert_invalid_entities(&text), text);
+        }
+        assert_eq!(convert_invalid_entities("&#128"), "&#128");
+    }
+
     /// Vectors computed with the CMS's own formatting code (same inputs, its outputs).
     #[test]
     fn reference_vectors() {
