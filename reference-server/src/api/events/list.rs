@@ -104,10 +104,9 @@ pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 /// answered, the walk of the window gives the same page and total; and a plain window (no
 /// filter on the event but a flag, both bounds, at least a long event's length, statuses that
 /// do not depend on the author) is counted on the timeline whenever every event's times are
-/// whole seconds and its ID fits 32 bits, as the timeline promises; and a list filtered by search
-/// words (the word index holding them) and flags alone is found from the ID sets if not there.
+/// whole seconds and its ID fits 32 bits, as the timeline promises.
 macro_rules! check_list {
-    ($selected:expr, $window:expr, $found:expr, $way:expr) => {
+    ($selected:expr, $window:expr, $found:expr, $counted:expr) => {
         #[cfg(test)]
         let disabled = by_sets::DISABLED.with(std::cell::Cell::get);
         #[cfg(not(test))]
@@ -135,24 +134,10 @@ macro_rules! check_list {
                 && selected.statuses.author_blind()
                 && !data.sets.overflowed
             {
-                assert!($way == Way::Timeline, "a plain window of a whole timeline is counted on it");
-            }
-            let sets_only = (!filter.search.is_empty() || filter.featured.is_some() || filter.ticketed.is_some())
-                && filter.no_linked_or_place_filter()
-                && (filter.search.is_empty() || filter.hits.is_some());
-            if sets_only && selected.statuses.author_blind() && !data.sets.overflowed {
-                assert!($way != Way::Other, "a list filtered by search words and flags alone is found from the sets");
+                assert!($counted, "a plain window of a whole timeline is counted on it");
             }
         }
     };
-}
-
-/// Which way found a list's page and total.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Way {
-    Timeline,
-    Sets,
-    Other,
 }
 
 /// What a list request selects: the IDs of its page's events, in list order, and the total.
@@ -169,24 +154,24 @@ impl Selected<'_> {
     /// (no filter on the event itself, or only a flag), its ID sets (only set filters), the
     /// link indexes (a filter names linked items), or else a walk of the window.
     fn in_window(&self, window: &Window) -> (Vec<Id>, usize) {
-        let (found, way) = self.cheapest(window);
-        check_list!(self, window, found, way);
+        let (found, counted) = self.cheapest(window);
+        check_list!(self, window, found, counted);
         found
     }
 
-    /// The page and the total by the cheapest way, and which way found them.
-    fn cheapest(&self, window: &Window) -> ((Vec<Id>, usize), Way) {
+    /// The page and the total by the cheapest way, and whether the timeline counted them.
+    fn cheapest(&self, window: &Window) -> ((Vec<Id>, usize), bool) {
         if let Some(found) = self.on_timeline(window) {
-            return (found, Way::Timeline);
+            return (found, true);
         }
         if let Some(found) = by_sets::select(self.ctx, self.data, self.filter, self.statuses, window, self.page) {
-            return (found, Way::Sets);
+            return (found, false);
         }
         let found = match self.filter.linked_candidates(self.data) {
             Some(ids) => self.of_candidates(ids, Some(window)),
             None => self.walk(window),
         };
-        (found, Way::Other)
+        (found, false)
     }
 
     /// Counted and found on the timeline (see `counted`), when the window is a plain one.
