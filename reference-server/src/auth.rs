@@ -23,9 +23,10 @@ pub struct User {
 pub enum Visibility {
     /// `publish`: everyone may read it.
     Published,
-    /// `future` or `private`: published-like for editing, hidden from the public.
+    /// `future`: published-like for editing, hidden from the public.
     PublishedHidden,
-    /// `draft`, `pending`, `trash`…: not yet published.
+    /// `draft`, `pending`, `private`, `trash`…: not published or scheduled, so the author needs
+    /// only the right to edit posts (the CMS asks for more only of `publish` and `future`).
     Unpublished,
 }
 

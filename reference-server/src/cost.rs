@@ -247,23 +247,28 @@ fn parse_cost_range(entries: &[Box<str>]) -> Vec<(Key, String)> {
     out
 }
 
-/// Key order of the plugin's map: numbers by value; a number against a slug compares as text,
-/// which puts slugs that sort before digits first and the others last. A slug holds only
-/// `%`, `a`-`z`, `0`-`9`, `_` and inner `-`, so those before digits are the empty one and
-/// those that start with `%` (an encoded character, as `"☕"` → `%e2%98%95`).
+/// Key order of the plugin's map, as PHP's `ksort` leaves it: numbers by value; a slug against a
+/// number compares as the number PHP reads from the slug's start, which is 0 for every slug
+/// (they hold no leading digit: a piece with digits is a price); two slugs as text. Ties keep
+/// the written order (PHP's sorts are stable), and since a slug ties with 0 but not with another
+/// slug the order is not transitive, so the result is that of PHP's insertion sort for short
+/// arrays: a real site shows `["Free", "0$", "無料"]` as `free`, `0`, `%e7…`.
 fn sort_keys(map: &mut [(Key, String)]) {
-    fn rank(k: &Key) -> (u8, f64, &str) {
-        match k {
-            Key::Num(v) => (1, *v, ""),
-            Key::Text(t) if t.is_empty() || t.starts_with('%') => (0, 0.0, t),
-            Key::Text(t) => (2, 0.0, t),
+    fn cmp(a: &Key, b: &Key) -> std::cmp::Ordering {
+        match (a, b) {
+            (Key::Num(x), Key::Num(y)) => x.total_cmp(y),
+            (Key::Text(x), Key::Text(y)) => x.cmp(y),
+            (Key::Num(x), Key::Text(_)) => x.total_cmp(&0.0),
+            (Key::Text(_), Key::Num(y)) => 0.0f64.total_cmp(y),
         }
     }
-    map.sort_by(|a, b| {
-        let (ra, va, ta) = rank(&a.0);
-        let (rb, vb, tb) = rank(&b.0);
-        ra.cmp(&rb).then(va.total_cmp(&vb)).then_with(|| ta.cmp(tb))
-    });
+    for i in 1..map.len() {
+        let mut j = i;
+        while j > 0 && cmp(&map[j - 1].0, &map[j].0).is_gt() {
+            map.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 /// The event's cost map.
@@ -491,6 +496,15 @@ mod tests {
         assert_eq!(price(json!("$25")).as_deref(), Some("25"));
         assert_eq!(price(json!("10")).as_deref(), Some("10"));
         assert_eq!(price(json!(0)), None);
+    }
+
+    #[test]
+    fn words_tie_with_zero_and_keep_their_written_order() {
+        // Observed on a real site: ksort compares a slug with a number as 0, ties stay in place.
+        let (_, d) = render(json!(["Free", "0$", "無料"]));
+        assert_eq!(d["values"], json!(["free", "0", "%e7%84%a1%e6%96%99"]));
+        let (_, d) = render(json!(["無料", "20", "Free"]));
+        assert_eq!(d["values"], json!(["%e7%84%a1%e6%96%99", "free", "20"]));
     }
 
     #[test]

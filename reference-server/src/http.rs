@@ -278,29 +278,47 @@ pub fn route_for(path: &str) -> Option<(&'static Route, Option<String>)> {
     Some((route, var.map(|raw| decode_segment(&raw))))
 }
 
-/// Keeps only the fields `_fields` names (top-level names and dotted paths).
+/// Keeps only the fields `_fields` names (top-level names and dotted paths), as the CMS does:
+/// an answer that is a list has each item filtered; deeper down a dotted name keeps the keys it
+/// names, so `events.title` keeps no item of a list field (its keys are the indexes `0`, `1`, …)
+/// and a real site answers `{"events": []}` for it.
 pub fn filter_fields(body: &Value, fields: &str) -> Value {
     let wanted: Vec<&str> = fields.split(',').map(str::trim).filter(|f| !f.is_empty()).collect();
     match body {
-        Value::Array(items) => Value::Array(items.iter().map(|item| filter_fields(item, fields)).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(|item| keep_fields(item, &wanted)).collect()),
+        other => keep_fields(other, &wanted),
+    }
+}
+
+/// The keys of `value` that `wanted` names, each whole or filtered by its dotted rest. Links are
+/// not fields: the CMS adds them after filtering, so they are kept.
+fn keep_fields(value: &Value, wanted: &[&str]) -> Value {
+    let pick = |key: &str, value: &Value| -> Option<Value> {
+        if wanted.contains(&key) || key == "_links" {
+            return Some(value.clone());
+        }
+        let nested: Vec<&str> = wanted
+            .iter()
+            .filter_map(|field| field.split_once('.').filter(|(head, _)| *head == key).map(|(_, rest)| rest))
+            .collect();
+        (!nested.is_empty()).then(|| keep_fields(value, &nested))
+    };
+    match value {
         Value::Object(map) => {
-            let mut out = Map::new();
-            for (key, value) in map {
-                let nested: Vec<&str> = wanted
-                    .iter()
-                    .filter_map(|field| match field.split_once('.') {
-                        Some((head, rest)) if head == key => Some(rest),
-                        _ => None,
-                    })
-                    .collect();
-                // Links are not fields: the CMS adds them after filtering.
-                if wanted.contains(&key.as_str()) || key == "_links" {
-                    out.insert(key.clone(), value.clone());
-                } else if !nested.is_empty() {
-                    out.insert(key.clone(), filter_fields(value, &nested.join(",")));
-                }
+            Value::Object(map.iter().filter_map(|(k, v)| pick(k, v).map(|v| (k.clone(), v))).collect())
+        }
+        Value::Array(items) => {
+            let kept: Vec<(String, Value)> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| pick(&i.to_string(), v).map(|v| (i.to_string(), v)))
+                .collect();
+            // PHP writes an array whose keys are 0, 1, … in order as a list, any other as an object.
+            if kept.iter().enumerate().all(|(i, (k, _))| *k == i.to_string()) {
+                Value::Array(kept.into_iter().map(|(_, v)| v).collect())
+            } else {
+                Value::Object(kept.into_iter().collect())
             }
-            Value::Object(out)
         }
         other => other.clone(),
     }
@@ -475,5 +493,16 @@ mod tests {
     fn filters_fields() {
         let body = json!({"id": 1, "title": "x", "venue": {"id": 2, "city": "y"}});
         assert_eq!(filter_fields(&body, "id,venue.city"), json!({"id": 1, "venue": {"city": "y"}}));
+    }
+
+    #[test]
+    fn a_dotted_name_keeps_no_item_of_a_list_field() {
+        // Observed on a real site: `_fields=events.title,total` answers `{"events": [], "total": 1}`.
+        let body = json!({"events": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "total": 2});
+        assert_eq!(filter_fields(&body, "events.title,total"), json!({"events": [], "total": 2}));
+        assert_eq!(filter_fields(&body, "events.0.id"), json!({"events": [{"id": 1}]}));
+        assert_eq!(filter_fields(&body, "events.1.id"), json!({"events": {"1": {"id": 2}}}));
+        let list = json!([{"id": 1, "title": "a", "_links": {}}]);
+        assert_eq!(filter_fields(&list, "title"), json!([{"title": "a", "_links": {}}]));
     }
 }

@@ -91,7 +91,7 @@ impl Status {
         use crate::auth::Visibility;
         match self {
             Status::Publish => Visibility::Published,
-            Status::Future | Status::Private => Visibility::PublishedHidden,
+            Status::Future => Visibility::PublishedHidden,
             _ => Visibility::Unpublished,
         }
     }

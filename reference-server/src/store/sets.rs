@@ -47,7 +47,7 @@ impl TimeWindow {
             && self.starts_after.is_none_or(|at| start > at)
             && self.starts_before.is_none_or(|at| start < at)
             && self.ends_after.is_none_or(|at| end > at)
-            && self.ends_before.is_none_or(|at| end <= at)
+            && self.ends_before.is_none_or(|at| end < at)
     }
 
     /// Where a walk of the start-order index (local starts) may begin, and past which local
