@@ -70,9 +70,35 @@ impl Args {
         self.get(name).map(list_to_array)
     }
 
+    /// The arguments with PHP's `stripslashes` applied to every string, at any depth and in
+    /// inline venues and organizers: a real site drops the backslashes of what an event, venue
+    /// or organizer write stores (`x\y` reads back `xy`), though not of term writes.
+    pub fn unslashed(mut self) -> Args {
+        for value in self.values.values_mut() {
+            unslash(value);
+        }
+        for entries in self.links.values_mut() {
+            for entry in entries.iter_mut() {
+                if let LinkEntry::Inline(args) = entry {
+                    **args = std::mem::take(&mut **args).unslashed();
+                }
+            }
+        }
+        self
+    }
+
     /// The entries of a `venue` or `organizer` argument that was given (`Some(vec![])` unlinks).
     pub fn links(&self, name: &str) -> Option<&[LinkEntry]> {
         self.links.get(name).map(Vec::as_slice)
+    }
+}
+
+fn unslash(value: &mut Value) {
+    match value {
+        Value::String(text) if text.contains('\\') => *text = crate::text::stripslashes(text),
+        Value::Array(items) => items.iter_mut().for_each(unslash),
+        Value::Object(map) => map.values_mut().for_each(unslash),
+        _ => {}
     }
 }
 

@@ -88,7 +88,14 @@ pub async fn run_case(
     if settings.sweep && stopped.is_none() {
         let ledger = run.ledger.into_inner().unwrap_or_else(|e| e.into_inner());
         let (connections, what) = (&settings.connections, &case.name);
-        cleanup.extend(sweep::sweep(&ledger, endpoint, client, connections, what, settings.max_response).await);
+        let sender = sweep::Sender {
+            client,
+            connections,
+            case: what,
+            case_id: &ctx.case_id,
+            max_response: settings.max_response,
+        };
+        cleanup.extend(sweep::sweep(&ledger, endpoint, &sender).await);
     }
     // A case cut short by an implementation that stopped answering, which another case found
     // and reported: not run to its end, rather than one more failure of the same cause. A case
@@ -337,6 +344,9 @@ impl Run<'_> {
         let answer = match self.send(&request, &label).await {
             Ok(answer) => answer,
             Err(error) => {
+                if self.settings.sweep {
+                    self.ledger.lock().unwrap_or_else(|e| e.into_inner()).unanswered(&request, self.endpoint);
+                }
                 let request = Some(request.into());
                 return (StepRecord { label, request, error: Some(error), ..StepRecord::default() }, Vec::new());
             }

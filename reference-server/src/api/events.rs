@@ -121,7 +121,7 @@ fn delete_planned(ctx: &Ctx, request: &ApiRequest) -> ApiResult<EventSnapshot> {
 
 fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let mut data = ctx.app.store.write();
-    let args = validated(ctx, &data, request)?;
+    let args = validated(ctx, &data, request)?.unslashed();
     authorize(ctx, &data, request.route, Op::Create, None)?;
     let mut planner = Planner::new(ctx, &data);
     let id = write::event::plan_create(&mut planner, &args)?;
@@ -134,7 +134,7 @@ fn create(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
 
 fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let mut data = ctx.app.store.write();
-    let args = validated(ctx, &data, request)?;
+    let args = validated(ctx, &data, request)?.unslashed();
     let found = match find(ctx, &data, request) {
         Ok(found) => found,
         Err(error) if error.status == 404 => {

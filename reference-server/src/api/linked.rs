@@ -148,7 +148,7 @@ fn delete(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
 
 fn create(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let mut data = ctx.app.store.write();
-    let args = validated(ctx, &data, request)?;
+    let args = validated(ctx, &data, request)?.unslashed();
     authorize(ctx, &data, request.route, Op::Create, None)?;
     let mut planner = Planner::new(ctx, &data);
     let id = write::linked::plan_create(&mut planner, &args, kind.post_kind)?;
@@ -161,7 +161,7 @@ fn create(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
 
 fn update(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let mut data = ctx.app.store.write();
-    let args = validated(ctx, &data, request)?;
+    let args = validated(ctx, &data, request)?.unslashed();
     let id = find(ctx, &data, request, kind)?;
     authorize(ctx, &data, request.route, Op::Update, Some(id))?;
     let mut planner = Planner::new(ctx, &data);

@@ -41,7 +41,7 @@ mod texturize;
 mod unicode;
 mod url;
 
-pub use bytes::php_trim;
+pub use bytes::{php_trim, stripslashes};
 pub use entities::esc_html;
 pub use jsonld::{jsonld_description, jsonld_name};
 pub use render::{render_content, render_excerpt, render_title};
