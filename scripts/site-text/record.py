@@ -94,6 +94,12 @@ def scalar_text(value):
     return str(value)
 
 
+def reference_users():
+    """The reference server's default users, one per role (`admin` for the administrator)."""
+    names = {role: "admin" if role == "administrator" else role for role in ROLES}
+    return {role: f"{name}:{name}-password" for role, name in names.items()}
+
+
 def read_auth(path, given):
     auth = {}
     if path:
@@ -659,21 +665,91 @@ def usable(value):
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
+SAMPLE = """# a sample
+tags: [x]
+cases:
+  - name: "plain"
+    steps:
+      - request: {method: POST, path: /events, json: {title: "a"}}
+        expect: {status: 201, json: {title: "old 1", slug: "s"}}
+      - request: {path: /events/1}
+        expect: {status: 200, json: {json_ld: {description: "old 2"}}}
+
+  - name: "pairs"
+    vars:
+        pairs:
+          - ["in 1", "out 1"]
+          - ["in 2", "out 2"]
+          - ["in [audio src=x]", "out 3"]
+    steps:
+      - request: {method: PUT, path: /events/1, json: {title: "{{item[0]}}"}}
+        foreach: pairs
+        expect: {status: 200, json: {title: "{{item[1]}}"}}
+"""
+
+
+def self_test():
+    """Checks the quoting, the rewriting and the split on a sample, without any site."""
+    import os
+    import tempfile
+
+    for text in ["a\"b\\c", "line\nbreak\t\r", "\u0000\u0085\u2028 é ☕ 😀", "{{x}}: [y], #z", "'q'"]:
+        assert yaml.safe_load("v: " + quote(text))["v"] == text, text
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "c.yaml")
+        open(path, "w", encoding="utf-8").write(SAMPLE)
+        site = [
+            {"file": path, "case": "plain", "where": "steps[0] $.title", "kind": "changed", "old": "old 1", "site": "new \"1\""},
+            {"file": path, "case": "pairs", "where": "steps[0][1] $.title", "kind": "changed", "old": "out 2", "site": "new 2"},
+        ]
+        rewritten = apply_report(path, site)
+        open(path, "w", encoding="utf-8").write(rewritten)
+        data = yaml.safe_load(open(path, encoding="utf-8"))
+        assert data["cases"][0]["steps"][0]["expect"]["json"]["title"] == 'new "1"'
+        assert data["cases"][1]["vars"]["pairs"][1] == ["in 2", "new 2"]
+        reference = [
+            {"file": path, "case": "plain", "where": "steps[1] $.json_ld.description", "kind": "changed", "site": "ref 2"},
+            {"file": path, "case": "pairs", "where": "steps[0][2] $.title", "kind": "changed", "site": "ref 3"},
+        ]
+        rewritten = split_may(path, reference, spec_for)
+        open(path, "w", encoding="utf-8").write(rewritten)
+        cases = yaml.safe_load(open(path, encoding="utf-8"))["cases"]
+        names = [(c["name"], c.get("level"), c.get("spec")) for c in cases]
+        assert names == [
+            ("plain", None, None),
+            ("plain (the reference server's own rule)", "may", ["D44"]),
+            ("pairs", None, None),
+            ("pairs (the reference server's own rule)", "may", ["D43"]),
+        ], names
+        assert cases[0]["steps"][1]["expect"]["json"]["json_ld"]["description"] == {"$any": True}
+        assert cases[0]["steps"][0]["expect"]["json"]["title"] == 'new "1"'
+        assert cases[1]["steps"][1]["expect"]["json"]["json_ld"]["description"] == "ref 2"
+        assert cases[1]["steps"][0]["expect"]["json"]["title"] == {"$any": True}
+        assert cases[2]["vars"]["pairs"] == [["in 1", "out 1"], ["in 2", "new 2"]]
+        assert cases[3]["vars"]["pairs"] == [["in [audio src=x]", "ref 3"]]
+    print("record.py: self-test passed")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--base-url")
     ap.add_argument("--namespace", default="calendar/events/v1")
     ap.add_argument("--auth-file")
     ap.add_argument("--auth", action="append", help="ROLE=USER:PASSWORD")
+    ap.add_argument("--reference-users", action="store_true", help="the reference server's five default users")
     ap.add_argument("--reference", help="a reference server's base URL (its default users)")
     ap.add_argument("--reference-namespace", default="calendar/events/v1")
     ap.add_argument("--threads", type=int, default=4)
     ap.add_argument("--write", action="store_true", help="rewrite the files in place")
     ap.add_argument("--report", help="JSON lines: every value that changed or that the reference answers otherwise")
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("files", nargs="*")
     ap.add_argument("--split", help="move the changed rows of this report (a run against the reference server) to may cases")
+    ap.add_argument("--self-test", action="store_true", help="check the quoting, rewriting and split on a sample")
     ap.add_argument("--apply", help="rewrite the files from this report's changed rows, sending nothing")
     args = ap.parse_args()
+    if args.self_test:
+        self_test()
+        return
     if args.split:
         rows = [json.loads(line) for line in open(args.split, encoding="utf-8")]
         for path in args.files:
@@ -694,11 +770,13 @@ def main():
                     handle.write(new_text)
             print(f"{path}: {len(mine)} values from the report", file=sys.stderr)
         return
-    site = Site(args.base_url, args.namespace, read_auth(args.auth_file, args.auth))
+    auth = read_auth(args.auth_file, args.auth)
+    if args.reference_users:
+        auth.update(reference_users())
+    site = Site(args.base_url, args.namespace, auth)
     reference = None
     if args.reference:
-        users = {r: f"{'admin' if r == 'administrator' else r}:{'admin' if r == 'administrator' else r}-password" for r in ROLES}
-        reference = Site(args.reference, args.reference_namespace, users)
+        reference = Site(args.reference, args.reference_namespace, reference_users())
     report = open(args.report, "w", encoding="utf-8") if args.report else None
     lock = threading.Lock()
     totals = {"values": 0, "changed": 0, "unmatched": 0, "reference_differs": 0, "errors": 0}
