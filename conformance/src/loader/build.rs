@@ -75,12 +75,20 @@ pub fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>)
     CaseFile { name: name.to_string(), path: path.to_string(), cases }
 }
 
+/// The characters that break a line somewhere (a terminal, an editor, a file of test names):
+/// a case name holds none.
+const LINE_BREAKS: [char; 7] = ['\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}'];
+
 /// The case's name (`#number` when it has none, which is already an issue), checked to be one
 /// line and unique within the file.
 fn case_name(case: &RawCase, at: Pos, number: usize, names: &mut HashSet<String>, issues: &mut Vec<Issue>) -> Text {
     let Some(name) = case.name.clone() else { return Text { at, text: format!("#{number}") } };
-    if name.text.trim().is_empty() || name.text.contains('\n') {
-        issues.push(Issue { at: name.at, message: "a case name must be one non-empty line".into() });
+    if name.text.trim().is_empty() || name.text.contains(LINE_BREAKS) {
+        issues.push(Issue {
+            at: name.at,
+            message: "a case name must be one non-empty line (no line break of any kind: \\n, \\r, \\u{2028} …)"
+                .into(),
+        });
     }
     if !names.insert(name.text.clone()) {
         issues.push(Issue {

@@ -172,6 +172,16 @@ mod tests {
         e.clone()
     }
 
+    /// A name with a line break of any kind cannot be one line of an expectations file, of a
+    /// terminal or of a test list: it is refused when the file loads.
+    #[test]
+    fn a_case_name_with_a_line_break_is_refused() {
+        for name in ["a\\nb", "a\\rb", "a\\u2028b", "a\\x85b"] {
+            let source = format!("level: must\ncases:\n  - name: \"{name}\"\n    steps: [{{request: {{path: /events}}}}]\n");
+            one_error(&source, 3, "a case name must be one non-empty line");
+        }
+    }
+
     const GOOD: &str = r#"
 level: must
 tags: [t]

@@ -243,3 +243,36 @@ cases:
     assert_eq!(nothing.status.code(), Some(2));
     assert!(text(&nothing).contains("nothing to rerun"), "{}", text(&nothing));
 }
+
+/// Issue 37, item 1: whatever its failing cases are called, an implementation reaches a green
+/// gate with `--write-expectations` then `--expectations`. The two cases whose names hold a `#`
+/// (`&#038;`) fail against a server whose every create answers 503, and the written file lists
+/// them so that they read back.
+#[test]
+fn known_failures_whose_names_hold_a_hash_round_trip_to_a_green_gate() {
+    let dir = temp("hash-names");
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let mut config = reference_server::Config::ephemeral();
+    config.faults = vec![reference_server::FaultRule::from_flag("error,status=503,method=POST").unwrap()];
+    let server = runtime.block_on(reference_server::serve(config)).unwrap();
+    let base_url = server.base_url().to_string();
+    let mut args = vec!["--base-url".to_string(), base_url, "&#038;".to_string()];
+    for user in reference_server::UserSpec::defaults() {
+        args.extend(["--auth".to_string(), format!("{}={}:{}", user.role.name(), user.name, user.password)]);
+    }
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).chain(extra.iter().copied()).collect();
+        conformance_in(&dir, &args, &[])
+    };
+    let first = run(&["--write-expectations", "known.txt"]);
+    assert_eq!(first.status.code(), Some(101), "{}", text(&first));
+    assert!(text(&first).contains("2 failed cases written to known.txt"), "{}", text(&first));
+    let known = std::fs::read_to_string(dir.join("known.txt")).unwrap();
+    let listed = conformance::expectations::parse(&known).unwrap();
+    assert_eq!(listed.len(), 2, "{known}");
+    assert!(listed.iter().all(|name| name.starts_with("text/") && name.contains("&#038;")), "{known}");
+    let gated = run(&["--expectations", "known.txt"]);
+    assert_eq!(gated.status.code(), Some(0), "{}", text(&gated));
+    assert!(text(&gated).contains("2 failures are all listed in known.txt as expected"), "{}", text(&gated));
+    runtime.block_on(server.shutdown());
+}
