@@ -239,6 +239,7 @@ mod tests {
             error: None,
             skipped: None,
             diff: None,
+            checks_beyond_status: true,
         };
         CaseReport {
             name: name.into(),

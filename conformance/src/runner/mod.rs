@@ -351,6 +351,11 @@ impl Run<'_> {
             body_size: answer.size,
             error: checked.error.take(),
             diff: checked.diff.take(),
+            checks_beyond_status: step.expect.json.is_some()
+                || !step.expect.headers.is_empty()
+                || !step.expect.paths.is_empty()
+                || !step.capture.is_empty()
+                || self.settings.doc.is_some(),
             ..StepRecord::default()
         };
         let mut mismatches = std::mem::take(&mut checked.mismatches);
