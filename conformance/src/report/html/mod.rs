@@ -137,13 +137,15 @@ fn causes_table(reports: &[CaseReport], page: &Page) -> String {
     if causes.is_empty() {
         return "<p>None.</p>".into();
     }
-    let mut out = String::from("<table class=\"causes\"><tr><th>cases</th><th>route</th><th>what</th><th>expected</th><th>got</th><th>example</th></tr>");
+    let mut out = String::from("<table class=\"causes\"><tr><th>cases</th><th>level</th><th>route</th><th>what</th><th>expected</th><th>got</th><th>example</th></tr>");
     let text = |t: &str| escape(&page.secrets.redact(t));
     for cause in &causes {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"level-{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            cause.level.map_or("file", |l| l.name()),
             cause.cases,
+            cause.level.map_or("file", |l| l.name()),
             text(&cause.route),
             text(&cause.what),
             text(&cause.expected),
