@@ -44,15 +44,16 @@ fn needs_quotes(name: &str) -> bool {
 
 /// Reads an expectation file.
 pub fn load(path: &Path) -> Result<BTreeSet<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the expectations file {}: {e}", path.display()))?;
+    let text =
+        crate::files::read_text(path, crate::files::MAX_INPUT_BYTES).map_err(|e| format!("--expectations: {e}"))?;
     parse(&text).map_err(|e| format!("the expectations file {}: {e}", path.display()))
 }
 
 /// The failed cases of a `--json` report (outcome `failed` or `error`), for `--rerun-failed`.
 pub fn failed_in_report(path: &Path) -> Result<BTreeSet<String>, String> {
     let shown = path.display();
-    let text = std::fs::read(path).map_err(|e| format!("--rerun-failed: cannot read {shown}: {e}"))?;
+    let text =
+        crate::files::read_regular(path, crate::files::MAX_INPUT_BYTES).map_err(|e| format!("--rerun-failed: {e}"))?;
     let report: serde_json::Value = serde_json::from_slice(&text)
         .map_err(|e| format!("--rerun-failed: {shown} is not a JSON report of this runner ({e})"))?;
     let cases = report
@@ -144,6 +145,11 @@ mod tests {
         std::fs::write(&report, "[]").unwrap();
         assert!(super::failed_in_report(&report).unwrap_err().contains("no `cases` list"));
         assert!(super::failed_in_report(&dir.join("missing.json")).unwrap_err().contains("cannot read"));
+        #[cfg(unix)]
+        {
+            let error = super::failed_in_report(std::path::Path::new("/dev/zero")).unwrap_err();
+            assert!(error.contains("is a device"), "{error}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

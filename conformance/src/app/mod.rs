@@ -203,8 +203,14 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
     if cli.keep_data && matches!(mode, Mode::Embedded { .. }) {
         return Err("--keep-data goes with --base-url: the embedded server of a case stops when the case ends (--repro rebuilds a failing case's data instead)".into());
     }
+    let outputs = [("--json", &cli.json), ("--html", &cli.html), ("--junit", &cli.junit)];
+    for (option, path) in outputs.into_iter().chain([("--write-expectations", &cli.write_expectations)]) {
+        if let Some(path) = path {
+            crate::files::check_output(path, option)?;
+        }
+    }
     if let Some(dir) = &cli.repro {
-        repro_folder(dir)?;
+        crate::files::output_folder(dir, "--repro")?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -256,24 +262,6 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
         reports: Mutex::new(Vec::new()),
         fail_fast: cli.fail_fast.then(Default::default),
     })
-}
-
-/// Creates the `--repro` folder, or checks the one there: a symbolic link is refused (the
-/// scripts would land wherever it points).
-fn repro_folder(dir: &std::path::Path) -> Result<(), String> {
-    // Without a trailing `/`, which would make the system follow a link.
-    let dir: std::path::PathBuf = dir.components().collect();
-    let dir = dir.as_path();
-    match std::fs::symlink_metadata(dir) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            Err(format!("the --repro folder {} is a symbolic link: give the folder itself", dir.display()))
-        }
-        Ok(meta) if !meta.is_dir() => Err(format!("the --repro folder {} is not a folder", dir.display())),
-        Ok(_) => Ok(()),
-        Err(_) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the --repro folder {}: {e}", dir.display()))
-        }
-    }
 }
 
 /// The trials the selection keeps, and what the run says about the others.
@@ -609,5 +597,5 @@ fn run_coverage(args: &[OsString], default_cases: &Source) -> i32 {
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::files::write_output(path, text)
 }
