@@ -86,8 +86,7 @@ fn case_name(case: &RawCase, at: Pos, number: usize, names: &mut HashSet<String>
     if name.text.trim().is_empty() || name.text.contains(LINE_BREAKS) {
         issues.push(Issue {
             at: name.at,
-            message: "a case name must be one non-empty line (no line break of any kind: \\n, \\r, \\u{2028} …)"
-                .into(),
+            message: "a case name must be one non-empty line (no line break of any kind: \\n, \\r, \\u{2028} …)".into(),
         });
     }
     if !names.insert(name.text.clone()) {

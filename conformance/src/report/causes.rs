@@ -73,9 +73,7 @@ pub fn of(reports: &[CaseReport]) -> Vec<Cause> {
         }
     }
     let mut causes: Vec<Cause> = by_key.into_values().collect();
-    causes.sort_by(|a, b| {
-        (rank(a.level), b.cases, &a.example).cmp(&(rank(b.level), a.cases, &b.example))
-    });
+    causes.sort_by(|a, b| (rank(a.level), b.cases, &a.example).cmp(&(rank(b.level), a.cases, &b.example)));
     causes
 }
 

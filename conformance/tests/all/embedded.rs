@@ -276,3 +276,75 @@ fn known_failures_whose_names_hold_a_hash_round_trip_to_a_green_gate() {
     assert!(text(&gated).contains("2 failures are all listed in known.txt as expected"), "{}", text(&gated));
     runtime.block_on(server.shutdown());
 }
+
+/// XML and HTML text back to plain text (the five entities the reports write).
+fn unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The text between `start` and the next `end` after it.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let from = text.find(start).map(|at| at + start.len()).unwrap_or_else(|| panic!("no {start:?} in {text}"));
+    let rest = &text[from..];
+    &rest[..rest.find(end).unwrap_or(rest.len())]
+}
+
+/// Issue 37, items 3 and 6: the terminal, HTML, JSON and JUnit reports carry the same verdict
+/// line and the same selection line, and the level of each case.
+#[test]
+fn every_report_has_the_same_verdict_line_the_selection_and_each_case_level() {
+    let dir = temp("same-verdict");
+    let args = ["--route", "/venues*", "--level", "must", "--json", "r.json", "--junit", "r.xml", "--html", "r.html"];
+    let output = conformance_in(&dir, &args, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let terminal = stdout(&output);
+    let verdict = terminal.lines().last().unwrap().to_string();
+    assert!(verdict.starts_with("verdict: CONFORMS on the "), "{terminal}");
+    assert!(verdict.contains(" must cases selected ("), "{verdict}");
+    let selection = terminal.lines().find(|l| l.starts_with("selection: ")).expect("a selection line").to_string();
+    assert!(selection.starts_with("selection: --route \"/venues*\", --level must: "), "{selection}");
+    assert!(selection.contains(" cases selected, ") && selection.contains(" left out ("), "{selection}");
+
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(json["verdict"], verdict.as_str());
+    assert_eq!(json["selection"]["line"], selection.as_str());
+    assert!(json["selection"]["left_out"].as_u64().unwrap() > 500, "{}", json["selection"]);
+    let cases = json["cases"].as_array().unwrap();
+    assert!(!cases.is_empty() && cases.iter().all(|c| c["level"] == "must"));
+
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert_eq!(unescape(between(&xml, "<property name=\"verdict\" value=\"", "\"/>")), verdict, "{xml}");
+    assert_eq!(unescape(between(&xml, "<property name=\"selection\" value=\"", "\"/>")), selection, "{xml}");
+    assert_eq!(xml.matches("<testcase name=\"[must] ").count(), cases.len(), "{xml}");
+    assert_eq!(xml.matches("<property name=\"level\" value=\"must\"/>").count(), cases.len(), "{xml}");
+
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    let shown = format!(
+        "{}; {}",
+        unescape(between(&html, "<p id=\"verdict\" class=\"verdict conforms\">", "</p>")),
+        unescape(between(&html, "<p id=\"exit\" class=\"exit\">", "</p>"))
+    );
+    assert_eq!(shown, verdict);
+    assert_eq!(unescape(between(&html, "<p id=\"selection\" class=\"meta\">", "</p>")), selection);
+    assert_eq!(html.matches("<span class=\"skip\">(must)</span>").count(), cases.len());
+}
+
+/// Issue 37, item 6: a known failure stays a known failure in JUnit, with a message that says so.
+#[test]
+fn junit_says_a_known_failure_is_known() {
+    let dir = temp("junit-known");
+    std::fs::create_dir_all(dir.join("cases")).unwrap();
+    let case = "level: should\ncases:\n  - name: wrong on purpose\n    steps: [{request: {path: /events}, expect: {status: 418}}]\n";
+    std::fs::write(dir.join("cases/k.yaml"), case).unwrap();
+    std::fs::write(dir.join("known.txt"), "k::wrong on purpose\n").unwrap();
+    let output = conformance_in(&dir, &["--cases", "cases", "--expectations", "known.txt", "--junit", "r.xml"], &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert!(xml.contains("<testcase name=\"[should] wrong on purpose\""), "{xml}");
+    assert!(xml.contains("<skipped message=\"known failure (listed in known.txt): steps[0]: status"), "{xml}");
+}
