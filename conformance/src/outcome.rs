@@ -215,6 +215,10 @@ pub struct StepRecord {
     /// cannot say the step is fixed.
     #[serde(skip)]
     pub checks_beyond_status: bool,
+    /// What of the step's `assume` (a precondition the interface does not promise) did not
+    /// hold: the case is then skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmet: Option<String>,
 }
 
 impl StepRecord {

@@ -465,6 +465,10 @@ fn build_expect(raw: RawExpect, local: &BTreeSet<String>, case: &str, issues: &m
         checked_pattern(&json, local, case, issues);
         expect.json = Some(json);
     }
+    if let Some(assume) = raw.assume {
+        checked_pattern(&assume, local, case, issues);
+        expect.assume = Some(assume);
+    }
     for (key, value) in raw.paths {
         checked_pattern(&value, local, case, issues);
         if let Some(path) = parse_json_path(&key, local, case, issues) {

@@ -284,6 +284,7 @@ mod tests {
             skipped: None,
             diff: None,
             checks_beyond_status: true,
+            unmet: None,
         };
         CaseReport {
             name: name.into(),

@@ -348,3 +348,48 @@ fn junit_says_a_known_failure_is_known() {
     assert!(xml.contains("<testcase name=\"[should] wrong on purpose\""), "{xml}");
     assert!(xml.contains("<skipped message=\"known failure (listed in known.txt): steps[0]: status"), "{xml}");
 }
+
+/// Issue 37, three more freedoms: a precondition the interface does not promise (`assume`)
+/// skips the case when it does not hold, with the reason, and never fails it; the rest of the
+/// step is still judged, and a case whose precondition holds runs on.
+#[test]
+fn an_unmet_assumption_skips_the_case_and_a_failed_check_still_fails() {
+    let dir = temp("assume");
+    std::fs::create_dir_all(dir.join("cases")).unwrap();
+    let cases = r#"
+level: must
+cases:
+  - name: unmet
+    steps:
+      - request: {method: POST, path: /categories, auth: administrator, json: {name: "A {{case_id}}"}}
+        expect: {status: 2xx, assume: {name: "something else"}}
+        capture: {id: $.id}
+      - request: {path: /nothing-here}
+        expect: {status: 2xx}
+    cleanup:
+      - request: {method: DELETE, path: "/categories/{{id}}?force=true", auth: administrator}
+  - name: held
+    steps:
+      - request: {method: POST, path: /categories, auth: administrator, json: {name: "B {{case_id}}"}}
+        expect: {status: 2xx, assume: {name: {$regex: "^B "}}}
+      - request: {path: /nothing-here}
+        expect: {status: 2xx}
+  - name: failed before the assumption
+    steps:
+      - request: {method: POST, path: /categories, auth: administrator, json: {name: "C {{case_id}}"}}
+        expect: {status: 2xx, json: {name: "not this"}, assume: {name: "nor this"}}
+"#;
+    std::fs::write(dir.join("cases/a.yaml"), cases).unwrap();
+    let output = conformance_in(&dir, &["--cases", "cases", "--json", "r.json"], &[]);
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let case = |name: &str| report["cases"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap().clone();
+    let unmet = case("a::unmet");
+    assert_eq!(unmet["outcome"], "skipped", "{unmet}");
+    assert!(unmet["reason"].as_str().unwrap().contains("a precondition the interface does not promise"), "{unmet}");
+    assert_eq!(unmet["steps"].as_array().unwrap().len(), 1, "the steps after it are not sent: {unmet}");
+    assert_eq!(unmet["cleanup"][0]["status"], 200, "the cleanup runs: {unmet}");
+    assert_eq!(case("a::held")["failed_step"], "steps[1]", "a held assumption lets the case run on");
+    assert_eq!(case("a::failed before the assumption")["outcome"], "failed");
+}
