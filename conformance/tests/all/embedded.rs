@@ -393,3 +393,19 @@ cases:
     assert_eq!(case("a::held")["failed_step"], "steps[1]", "a held assumption lets the case run on");
     assert_eq!(case("a::failed before the assumption")["outcome"], "failed");
 }
+
+/// The counts README.md and docs/ show about the suite agree with it (scripts/doc-numbers.py;
+/// the sample summaries, which need two runs of the whole suite, are CI's to check). After
+/// changing cases, `python3 scripts/doc-numbers.py` updates the documents.
+#[test]
+fn the_documents_counts_agree_with_the_suite() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/doc-numbers.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["--check", "--counts-only"])
+        .env("CONFORMANCE", env!("CARGO_BIN_EXE_conformance"))
+        .env("REFERENCE_SERVER", "unused")
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", text(&output));
+}
