@@ -86,7 +86,8 @@ class Suite:
             if runner_without:
                 args += ["--without", "tickets"]
             env = {k: v for k, v in os.environ.items() if not k.startswith("CONFORMANCE_AUTH_")}
-            out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, env=env).stdout
+            run = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, env=env)
+            out = run.stdout
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -99,6 +100,8 @@ class Suite:
         causes = re.search(r"\nfailures by cause [^\n]*\n(?:[^\n]+\n)*", out)
         self.cache[key] = (lines[-2], lines[-1])
         self.cache[("causes", runner_without)] = causes.group(0).strip("\n") if causes else ""
+        note = re.search(r"subscriber: (\d+) cases that need them are skipped", run.stderr)
+        self.cache[("note", runner_without)] = note.group(1) if note else "?"
         return self.cache[key]
 
     def causes(self):
@@ -126,6 +129,12 @@ def facts():
     def causes(s):
         return [s.causes()]
 
+    def note(s):
+        s.run_lines(False)
+        return [s.cache[("note", False)]]
+
+    partition = lambda s: [str(-(-s.count() // 20))]
+
     summary_block = r"\n(conformance: must: [^\n]*)\n(verdict: DOES NOT CONFORM: [^\n]*exit status 101: [^\n]*)\n"
     def known(s):
         verdict = s.run_lines(False)[1]
@@ -149,6 +158,7 @@ def facts():
         ("docs/case-format.md", venues_line, venues),
         ("docs/case-format.md", summary_block, first_run),
         ("docs/ci.md", r"`cargo test` runs all (\d+) in under", lambda s: [str(s.count())]),
+        ("docs/ci.md", r"`count:1/20` \(about (\d+) cases\)", partition),
         ("docs/coverage.md", r"at (\d+) cases\)\. To see what a gap", lambda s: [str(s.count())]),
         ("docs/coverage.md", r"coverage of the interface by (\d+) cases in (\d+) files \(cases/events\)",
          lambda s: [str(s.count("events/")), str(s.files("events/"))]),
@@ -158,6 +168,7 @@ def facts():
         ("docs/runner.md", r"`--tag list events-list/` runs the (\d+) list cases",
          lambda s: [str(s.count("--tag", "list", "events-list/"))]),
         ("docs/runner.md", summary_block, first_run),
+        ("docs/runner.md", r"subscriber: (\d+) cases that need them are\s+skipped", note),
         ("docs/runner.md", r"\n(verdict: DOES NOT CONFORM: [^\n]*); exit status 0: (\d+) failures are all listed in known\.txt",
          known),
         ("docs/runner.md", r"\n(conformance: must: [^\n]*)\n(verdict: CONFORMS: every must case passed[^\n]*)\n",
@@ -166,7 +177,7 @@ def facts():
 
 
 # The facts whose values need the sample runs (left out by --counts-only).
-SAMPLE_RUNS = {"first_run", "known", "second_run", "causes"}
+SAMPLE_RUNS = {"first_run", "known", "second_run", "causes", "note"}
 
 
 def line_of(text, at):
