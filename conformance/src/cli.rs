@@ -308,6 +308,17 @@ impl Cli {
 
     /// The selection options given, for the message of a selection that matches nothing.
     pub fn selection_text(&self) -> String {
+        let options = self.selection_options();
+        if options.is_empty() {
+            "the selection".into()
+        } else {
+            format!("the selection ({options})")
+        }
+    }
+
+    /// The options that select cases, as the reports show them (`--route "/venues*", --level
+    /// must`); empty when the whole suite is selected.
+    pub fn selection_options(&self) -> String {
         let harness = &self.harness;
         let mut parts = Vec::new();
         if !harness.filter.is_empty() {
@@ -332,11 +343,10 @@ impl Cli {
         if harness.ignored {
             parts.push("--ignored (no case is marked ignored)".into());
         }
-        if parts.is_empty() {
-            "the selection".into()
-        } else {
-            format!("the selection ({})", parts.join(", "))
+        if let Some(report) = &self.rerun_failed {
+            parts.push(format!("--rerun-failed {:?}", report.display().to_string()));
         }
+        parts.join(", ")
     }
 }
 

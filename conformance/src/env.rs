@@ -89,6 +89,9 @@ pub struct Env {
     depth: Cell<usize>,
     /// Bytes the templates of the current step produced so far (see [`MAX_EXPANSION`]).
     produced: Cell<usize>,
+    /// Whether an expected text that is a date and time matches the same date and time in any
+    /// common form (`$date`): so in must cases, as the interface shows no date format.
+    dates_as_dates: bool,
 }
 
 /// The most bytes the templates of one step may produce (a filler, a copied value and each
@@ -101,7 +104,17 @@ const MAX_DEPTH: usize = 32;
 impl Env {
     /// An environment whose clock is fixed at `now` for the whole case.
     pub fn new(now: DateTime<Utc>) -> Env {
-        Env { vars: BTreeMap::new(), now, depth: Cell::new(0), produced: Cell::new(0) }
+        Env { vars: BTreeMap::new(), now, depth: Cell::new(0), produced: Cell::new(0), dates_as_dates: false }
+    }
+
+    /// Expected dates and times compare as dates and times whatever their form ([`Env::dates_as_dates`]).
+    pub fn compare_dates_as_dates(&mut self) {
+        self.dates_as_dates = true;
+    }
+
+    /// Whether expected dates and times compare as dates and times.
+    pub fn dates_as_dates(&self) -> bool {
+        self.dates_as_dates
     }
 
     pub fn set(&mut self, name: &str, binding: Binding) {

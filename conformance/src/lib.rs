@@ -88,6 +88,7 @@ pub mod escape;
 pub mod expectations;
 pub mod explore;
 pub mod features;
+pub mod files;
 pub mod harness;
 pub mod ids;
 pub mod loader;

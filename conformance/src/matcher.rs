@@ -189,6 +189,10 @@ fn check_value_matcher(m: &Matcher, value: &Value, path: &str, out: &mut Vec<Mis
         Matcher::Each(p) => return check_each(p, value, path, out),
         Matcher::Exact(entries) => return check_exact(m, entries, value, path, out),
         Matcher::Url(url) => return check_url(url, value, path, out),
+        Matcher::Date(text) => {
+            let expected = crate::pattern::date_time(text);
+            expected.is_some() && value.as_str().and_then(crate::pattern::date_time) == expected
+        }
     };
     if !holds {
         push(out, path, matcher_text(m), compact(value));
@@ -483,6 +487,36 @@ mod tests {
         let m = compare(&pat(yaml), Some(&actual), "$");
         assert!(!m.is_empty(), "{yaml} should not match {actual}");
         m
+    }
+
+    /// Issue 37: a date compares as the same date and time whatever its form: with `$date`,
+    /// and, in a must case (an environment that compares dates as dates), for every expected
+    /// text that is a date and time.
+    #[test]
+    fn a_date_matches_the_same_wall_time_in_any_common_form() {
+        for same in [
+            "2026-11-28 10:00:00",
+            "2026-11-28T10:00:00",
+            "2026-11-28T10:00",
+            "2026-11-28t10:00:00.000Z",
+            "2026-11-28T10:00:00+01:00",
+        ] {
+            holds("{$date: \"2026-11-28 10:00:00\"}", json!(same));
+        }
+        for other in ["2026-11-28 10:00:01", "2026-11-29T10:00:00", "28/11/2026 10:00", "", "2026-11-28"] {
+            fails("{$date: \"2026-11-28 10:00:00\"}", json!(other));
+        }
+        fails("{$date: \"2026-11-28 10:00:00\"}", json!(1764324000));
+        let text = Node::parse_str("\"2026-11-28 10:00:00\"");
+        let mut must = Env::new(chrono::Utc::now());
+        assert!(matches!(build(&text, &must).unwrap(), Pat::Eq(_)), "exact outside must cases");
+        must.compare_dates_as_dates();
+        let date = build(&text, &must).unwrap();
+        assert!(compare(&date, Some(&json!("2026-11-28T10:00:00")), "$").is_empty());
+        assert!(!compare(&date, Some(&json!("2026-11-28T11:00:00")), "$").is_empty());
+        let plain = build(&Node::parse_str("\"New Hall\""), &must).unwrap();
+        assert!(matches!(plain, Pat::Eq(_)), "other texts stay exact");
+        assert!(crate::pattern::check(&Node::parse_str("{$date: \"soon\"}")).is_err());
     }
 
     #[test]

@@ -197,5 +197,8 @@ pub struct Expect {
     pub status: Option<Node>,
     pub headers: Vec<(String, Node)>,
     pub json: Option<Node>,
+    /// A body pattern the case needs and the interface document does not promise (a
+    /// precondition): when it does not hold, the case is skipped, not failed.
+    pub assume: Option<Node>,
     pub paths: Vec<(PathExpr, Node)>,
 }

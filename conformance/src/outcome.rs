@@ -210,6 +210,15 @@ pub struct StepRecord {
     /// The diff of the expected view of the `json` pattern and the actual body, when `json`
     /// mismatched.
     pub diff: Option<Diff>,
+    /// Whether the step checks more than its status (headers, the body, captures, the
+    /// implementation's document): a `--repro` script, which judges only the status, then
+    /// cannot say the step is fixed.
+    #[serde(skip)]
+    pub checks_beyond_status: bool,
+    /// What of the step's `assume` (a precondition the interface does not promise) did not
+    /// hold: the case is then skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmet: Option<String>,
 }
 
 impl StepRecord {

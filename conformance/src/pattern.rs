@@ -90,6 +90,9 @@ pub enum Matcher {
     Each(Box<Pat>),
     Exact(Vec<(String, Pat)>),
     Url(UrlPat),
+    /// `$date: "2026-11-28 10:00:00"`: a text holding the same date and time (the wall time),
+    /// in any common form (see [`date_time`]).
+    Date(String),
 }
 
 #[derive(Clone, Debug)]
@@ -118,6 +121,7 @@ pub const MATCHERS: &[&str] = &[
     "$each",
     "$exact",
     "$url",
+    "$date",
 ];
 
 /// A pattern that cannot be built, blamed on a node.
@@ -200,12 +204,13 @@ impl Builder<'_> {
                 };
                 if let Some(expr) = template.single_expr() {
                     return match env.eval(expr).map_err(|e| PatternError { at: node.at, message: e.0 })? {
+                        Resolved::Data(Value::String(text)) => Ok(text_pattern(text, env)),
                         Resolved::Data(value) => Ok(from_data(&value)),
                         Resolved::Pattern(inner) => self.pattern(inner),
                     };
                 }
                 let text = env.render_text(template).map_err(|e| PatternError { at: node.at, message: e.0 })?;
-                Ok(Pat::Eq(Value::String(text)))
+                Ok(text_pattern(text, env))
             }
             NodeKind::Array(items) => {
                 Ok(Pat::Array(items.iter().map(|item| self.pattern(item)).collect::<Result<_, _>>()?))
@@ -298,6 +303,15 @@ impl Builder<'_> {
                 _ => return err(arg.at, "`$exact` takes an object pattern, e.g. `$exact: {id: 1}`"),
             },
             "$url" => Matcher::Url(self.url(arg)?),
+            "$date" => match self.pattern(arg)? {
+                Pat::Eq(Value::String(text))
+                    if date_time(&text).is_some() || (self.env.is_none() && text.contains("{{")) =>
+                {
+                    Matcher::Date(text)
+                }
+                Pat::Matchers(m) if matches!(m.as_slice(), [Matcher::Date(_)]) => m[0].clone(),
+                _ => return err(arg.at, "`$date` takes a date and time, e.g. `$date: \"2026-11-28 10:00:00\"`"),
+            },
             other => {
                 return err(
                     key.at,
@@ -444,6 +458,7 @@ fn matcher_json(m: &Matcher) -> (&'static str, Value) {
         Matcher::Each(p) => ("$each", to_json(p)),
         Matcher::Exact(entries) => ("$exact", Value::Object(entries_json(entries))),
         Matcher::Url(UrlPat::Full(url)) => ("$url", Value::from(url.as_str())),
+        Matcher::Date(text) => ("$date", Value::from(text.as_str())),
         Matcher::Url(UrlPat::Parts { path, query }) => {
             let mut map = Map::new();
             if let Some(path) = path {
@@ -455,6 +470,42 @@ fn matcher_json(m: &Matcher) -> (&'static str, Value) {
             ("$url", Value::Object(map))
         }
     }
+}
+
+/// An expected text: equal, or, where the environment compares dates as dates (a must case),
+/// the same date and time in any form when the text is one.
+fn text_pattern(text: String, env: &Env) -> Pat {
+    if env.dates_as_dates() && date_time(&text).is_some() {
+        Pat::Matchers(vec![Matcher::Date(text)])
+    } else {
+        Pat::Eq(Value::String(text))
+    }
+}
+
+/// The date and time (the wall time) a text holds in a common form: `2026-11-28 10:00:00`,
+/// `2026-11-28T10:00:00`, with or without seconds and their fraction, with or without a zone
+/// (`Z`, `+01:00`, `+0100`), which is left aside: two texts of one wall time are the same date.
+pub fn date_time(text: &str) -> Option<chrono::NaiveDateTime> {
+    let text = text.trim();
+    if text.len() < 16 || !text.is_char_boundary(10) || !text.is_ascii() {
+        return None;
+    }
+    let (date, rest) = text.split_at(10);
+    let rest = rest.strip_prefix(['T', 't', ' '])?;
+    let time_end = rest.find(|c: char| !(c.is_ascii_digit() || c == ':' || c == '.')).unwrap_or(rest.len());
+    let (time, zone) = rest.split_at(time_end);
+    let zone_ok = zone.is_empty()
+        || zone.eq_ignore_ascii_case("z")
+        || (zone.len() >= 3
+            && zone.starts_with(['+', '-'])
+            && zone[1..].chars().all(|c| c.is_ascii_digit() || c == ':'));
+    if !zone_ok {
+        return None;
+    }
+    let joined = format!("{date} {time}");
+    ["%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%d %H:%M"]
+        .iter()
+        .find_map(|format| chrono::NaiveDateTime::parse_from_str(&joined, format).ok())
 }
 
 /// A short description of what a pattern expects.

@@ -141,6 +141,10 @@ fn request_defs() -> Value {
             "status": {"$ref": "#/$defs/pattern"},
             "headers": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pattern"}},
             "json": {"$ref": "#/$defs/pattern"},
+            "assume": {
+                "description": "A body pattern the case needs and the interface does not promise (a precondition): when it does not hold, the case is skipped, not failed.",
+                "$ref": "#/$defs/pattern"
+            },
             "paths": {
                 "description": "JSONPath (RFC 9535; it may hold {{templates}}) to the pattern every selected node must match.",
                 "type": "object",
@@ -204,6 +208,7 @@ fn matcher_defs() -> Value {
             "$unordered": {"description": "Same length, matched as a set.", "$ref": "#/$defs/patterns"},
             "$each": {"description": "Every element matches.", "$ref": "#/$defs/pattern"},
             "$exact": {"description": "Exactly these keys at this level.", "type": ["object", "string"]},
+            "$date": {"description": "A text of the same date and time (wall time) in any common form: a space or T, seconds or not, a zone or not.", "type": "string"},
             "$url": {
                 "description": "A URL string, compared by parts, or {path, query}.",
                 "anyOf": [

@@ -160,11 +160,17 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
     });
     let options = harness::Options { format, color: shared.color, threads, width: harness::terminal_width() };
     let must_left_out = selection.must_left_out;
+    let scope = report::summary::Scope {
+        options: cli.selection_options(),
+        selected: selection.trials.len(),
+        left_out: selection.left_out,
+    };
     let conclusion = harness::run(&options, selection.trials, selection.filtered_out);
     let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
     reports.sort_by(|a, b| a.name.cmp(&b.name));
     let mut tally = report::summary::Tally::of(&reports);
     tally.must_left_out = must_left_out;
+    tally.scope = scope;
     let causes = shared.secrets.redact(&report::causes::render_text(&report::causes::of(&reports)));
     let mut summary = report::summary::render(&tally, &shared.expectations_file);
     if let Some(doc) = &shared.settings.doc {
@@ -180,7 +186,8 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
     } else {
         print!("\n{causes}{}{summary}", if causes.is_empty() { "" } else { "\n" });
     }
-    write_reports(&cli, &shared, &reports, coverage.as_ref(), conclusion.elapsed, &source)?;
+    let run = report::summary::Run { tally: &tally, expectations_file: &shared.expectations_file };
+    write_reports(&cli, &shared, &reports, coverage.as_ref(), (conclusion.elapsed, run), &source)?;
     write_expectations(&cli, &reports, &source)?;
     // The tally decides; a trial that failed without a report (a panic) still fails the run.
     Ok(match tally.exit_status() {
@@ -203,8 +210,14 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
     if cli.keep_data && matches!(mode, Mode::Embedded { .. }) {
         return Err("--keep-data goes with --base-url: the embedded server of a case stops when the case ends (--repro rebuilds a failing case's data instead)".into());
     }
+    let outputs = [("--json", &cli.json), ("--html", &cli.html), ("--junit", &cli.junit)];
+    for (option, path) in outputs.into_iter().chain([("--write-expectations", &cli.write_expectations)]) {
+        if let Some(path) = path {
+            crate::files::check_output(path, option)?;
+        }
+    }
     if let Some(dir) = &cli.repro {
-        repro_folder(dir)?;
+        crate::files::output_folder(dir, "--repro")?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -258,30 +271,14 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
     })
 }
 
-/// Creates the `--repro` folder, or checks the one there: a symbolic link is refused (the
-/// scripts would land wherever it points).
-fn repro_folder(dir: &std::path::Path) -> Result<(), String> {
-    // Without a trailing `/`, which would make the system follow a link.
-    let dir: std::path::PathBuf = dir.components().collect();
-    let dir = dir.as_path();
-    match std::fs::symlink_metadata(dir) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            Err(format!("the --repro folder {} is a symbolic link: give the folder itself", dir.display()))
-        }
-        Ok(meta) if !meta.is_dir() => Err(format!("the --repro folder {} is not a folder", dir.display())),
-        Ok(_) => Ok(()),
-        Err(_) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the --repro folder {}: {e}", dir.display()))
-        }
-    }
-}
-
 /// The trials the selection keeps, and what the run says about the others.
 struct Selection {
     trials: Vec<Trial>,
     filtered_out: usize,
     /// Must cases that the selection left out (for the verdict line).
     must_left_out: usize,
+    /// Every case the selection left out (for the selection line).
+    left_out: usize,
     /// The roles selected cases need and --auth did not give, and how many cases that skips.
     lacking: BTreeSet<&'static str>,
     skipped_for_credentials: usize,
@@ -293,6 +290,7 @@ fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>, rerun: Option<&B
         trials: Vec::new(),
         filtered_out: 0,
         must_left_out: 0,
+        left_out: 0,
         lacking: BTreeSet::new(),
         skipped_for_credentials: 0,
     };
@@ -303,6 +301,7 @@ fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>, rerun: Option<&B
                 known_names.insert(error.name.clone());
                 if cli.harness.is_filtered_out(&error.name) {
                     selection.filtered_out += 1;
+                    selection.left_out += 1;
                 } else {
                     selection.trials.push(file_error_trial(shared.clone(), error));
                 }
@@ -313,6 +312,7 @@ fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>, rerun: Option<&B
                     let not_rerun = rerun.is_some_and(|names| !names.contains(&case.name));
                     if not_rerun || !cli.selects(&case) || cli.harness.is_filtered_out(&case.name) {
                         selection.must_left_out += usize::from(case.level == Level::Must);
+                        selection.left_out += 1;
                         if cli.level.is_empty() || cli.level.contains(&case.level) {
                             selection.filtered_out += 1;
                         }
@@ -360,15 +360,16 @@ fn write_reports(
     shared: &Shared,
     reports: &[CaseReport],
     coverage: Option<&crate::coverage::Coverage>,
-    elapsed: Duration,
+    (elapsed, run): (Duration, report::summary::Run),
     source: &str,
 ) -> Result<(), String> {
     let secrets = &shared.secrets;
     if let Some(path) = &cli.junit {
-        write_file(path, &report::junit::render(reports, secrets))?;
+        write_file(path, &report::junit::render(reports, secrets, &run))?;
     }
     if let Some(path) = &cli.json {
-        let doc = report::json::render(&shared.run_id, reports, report::json::Options { secrets, full: cli.json_full });
+        let options = report::json::Options { secrets, full: cli.json_full, run };
+        let doc = report::json::render(&shared.run_id, reports, options);
         write_file(path, &crate::escape::json_document(serde_json::to_string_pretty(&doc).unwrap_or_default()))?;
     }
     if let Some(path) = &cli.html {
@@ -398,6 +399,7 @@ fn write_reports(
         let page = report::html::Page {
             meta: &meta,
             expectations_file: &shared.expectations_file,
+            tally: Some(run.tally),
             coverage,
             file_link_base: &base,
             secrets,
@@ -609,5 +611,5 @@ fn run_coverage(args: &[OsString], default_cases: &Source) -> i32 {
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::files::write_output(path, text)
 }

@@ -204,31 +204,8 @@ fn verdict(
 fn write_repro(dir: &Path, report: &CaseReport, shared: &Shared) -> Result<(), String> {
     let script = report::repro::script(report, &shared.repro_target, &shared.secrets);
     let name = report::repro::file_name(&report.name);
-    for n in 1..=MAX_SAME_NAME {
-        let path = if n == 1 { dir.join(&name) } else { dir.join(format!("{}-{n}.sh", name.trim_end_matches(".sh"))) };
-        match create_new(&path) {
-            Ok(mut file) => return write_script(&mut file, &path, &script),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
-        }
-    }
-    Err(format!("cannot write the script of {}: {MAX_SAME_NAME} files of its name are in the way", name))
-}
-
-/// The most scripts of one name in a `--repro` folder (`NAME.sh`, `NAME-2.sh`, …).
-const MAX_SAME_NAME: usize = 1000;
-
-/// Creates `path`, failing when anything is there already (`O_CREAT | O_EXCL`: a symbolic link
-/// is not followed).
-fn create_new(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o700);
-    }
-    options.open(path)
+    let (path, mut file) = crate::files::create_new_in(dir, name.trim_end_matches(".sh"), "sh", 0o700)?;
+    write_script(&mut file, &path, &script)
 }
 
 /// Writes the script into the file just created and makes it executable (on the open file,

@@ -318,19 +318,28 @@ impl Explorer<'_> {
         println!("{}", crate::escape::lines(&case));
         let shrunk_to = format!("shrunk to {} step(s)", shrunk.steps.len());
         let Some(dir) = &self.cli.out else { return shrunk_to };
-        let path = dir.join(format!("explore-seed-{}-{n}.yaml", self.cli.seed));
-        let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, &case));
-        match written {
-            Ok(()) => {
+        match write_new(dir, &format!("explore-seed-{}-{n}", self.cli.seed), &case) {
+            Ok(path) => {
                 println!("written: {}", path.display());
                 format!("{shrunk_to}, written to {}", path.display())
             }
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                eprintln!("error: {}", crate::escape::lines(&e));
                 format!("{shrunk_to}, not written: {e}")
             }
         }
     }
+}
+
+/// Writes a found case into `--out` as a new file (`STEM.yaml`, or `STEM-2.yaml`… when that name
+/// is taken): nothing there is followed or replaced, and a folder that is a symbolic link is
+/// refused, as `--repro` does.
+fn write_new(dir: &std::path::Path, stem: &str, case: &str) -> Result<std::path::PathBuf, String> {
+    use std::io::Write;
+    crate::files::output_folder(dir, "--out")?;
+    let (path, mut file) = crate::files::create_new_in(dir, stem, "yaml", 0o644)?;
+    file.write_all(case.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// The path of a finding with its list indices aside, and its kind: `$.events[*].title (value)`.
@@ -373,5 +382,30 @@ impl Progress {
             eprint!("\r\x1b[K");
             self.shown = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Issue 36, R16: `--out` creates new files only: a planted symbolic link and an existing
+    /// file of the same name are left as they are, and a linked folder is refused.
+    #[cfg(unix)]
+    #[test]
+    fn r16_out_never_follows_a_planted_link_nor_replaces_a_file() {
+        let dir = std::env::temp_dir().join(format!("conformance-r16-{}", std::process::id()));
+        let found = dir.join("found");
+        std::fs::create_dir_all(&found).unwrap();
+        std::fs::write(dir.join("victim.txt"), "precious").unwrap();
+        std::os::unix::fs::symlink("../victim.txt", found.join("explore-seed-1-1.yaml")).unwrap();
+        std::fs::write(found.join("explore-seed-1-1-2.yaml"), "mine").unwrap();
+        let written = super::write_new(&found, "explore-seed-1-1", "cases: []\n").unwrap();
+        assert_eq!(written, found.join("explore-seed-1-1-3.yaml"));
+        assert_eq!(std::fs::read_to_string(dir.join("victim.txt")).unwrap(), "precious");
+        assert_eq!(std::fs::read_to_string(found.join("explore-seed-1-1-2.yaml")).unwrap(), "mine");
+        assert_eq!(std::fs::read_to_string(&written).unwrap(), "cases: []\n");
+        std::os::unix::fs::symlink(&found, dir.join("linked")).unwrap();
+        let error = super::write_new(&dir.join("linked"), "x", "").unwrap_err();
+        assert!(error.contains("symbolic link"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -75,12 +75,19 @@ pub fn build_file(name: &str, path: &str, raw: RawFile, issues: &mut Vec<Issue>)
     CaseFile { name: name.to_string(), path: path.to_string(), cases }
 }
 
+/// The characters that break a line somewhere (a terminal, an editor, a file of test names):
+/// a case name holds none.
+const LINE_BREAKS: [char; 7] = ['\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}'];
+
 /// The case's name (`#number` when it has none, which is already an issue), checked to be one
 /// line and unique within the file.
 fn case_name(case: &RawCase, at: Pos, number: usize, names: &mut HashSet<String>, issues: &mut Vec<Issue>) -> Text {
     let Some(name) = case.name.clone() else { return Text { at, text: format!("#{number}") } };
-    if name.text.trim().is_empty() || name.text.contains('\n') {
-        issues.push(Issue { at: name.at, message: "a case name must be one non-empty line".into() });
+    if name.text.trim().is_empty() || name.text.contains(LINE_BREAKS) {
+        issues.push(Issue {
+            at: name.at,
+            message: "a case name must be one non-empty line (no line break of any kind: \\n, \\r, \\u{2028} …)".into(),
+        });
     }
     if !names.insert(name.text.clone()) {
         issues.push(Issue {
@@ -457,6 +464,10 @@ fn build_expect(raw: RawExpect, local: &BTreeSet<String>, case: &str, issues: &m
     if let Some(json) = raw.json {
         checked_pattern(&json, local, case, issues);
         expect.json = Some(json);
+    }
+    if let Some(assume) = raw.assume {
+        checked_pattern(&assume, local, case, issues);
+        expect.assume = Some(assume);
     }
     for (key, value) in raw.paths {
         checked_pattern(&value, local, case, issues);

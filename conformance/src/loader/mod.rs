@@ -97,13 +97,15 @@ pub fn load_files<T>(files: Vec<(String, String, T)>, read: impl Fn(&T) -> Resul
     out
 }
 
-/// Reads a file, refusing one larger than [`MAX_FILE_BYTES`] before reading it.
+/// Reads a file, refusing one larger than [`MAX_FILE_BYTES`] before reading it, and anything
+/// but a regular file (a FIFO would wait for a writer, a device might never end).
 fn read(path: &Path) -> Result<String, String> {
     let size = fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?.len();
     if size > MAX_FILE_BYTES {
         return Err(too_big(size));
     }
-    fs::read_to_string(path).map_err(|e| format!("cannot read the file: {e}"))
+    let bytes = crate::files::read_regular(path, MAX_FILE_BYTES).map_err(|e| format!("cannot read the file: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| "cannot read the file: stream did not contain valid UTF-8".to_string())
 }
 
 /// Why a file of `size` bytes is not read.
@@ -170,6 +172,17 @@ mod tests {
         let e = errs.iter().find(|e| e.message.contains(needle)).unwrap_or_else(|| panic!("no {needle:?} in {errs:?}"));
         assert_eq!(e.line, line, "{e:?}");
         e.clone()
+    }
+
+    /// A name with a line break of any kind cannot be one line of an expectations file, of a
+    /// terminal or of a test list: it is refused when the file loads.
+    #[test]
+    fn a_case_name_with_a_line_break_is_refused() {
+        for name in ["a\\nb", "a\\rb", "a\\u2028b", "a\\x85b"] {
+            let source =
+                format!("level: must\ncases:\n  - name: \"{name}\"\n    steps: [{{request: {{path: /events}}}}]\n");
+            one_error(&source, 3, "a case name must be one non-empty line");
+        }
     }
 
     const GOOD: &str = r#"

@@ -71,6 +71,7 @@ pub struct RawExpect {
     pub status: Option<Node>,
     pub headers: Vec<(Text, Node)>,
     pub json: Option<Node>,
+    pub assume: Option<Node>,
     pub paths: Vec<(Text, Node)>,
 }
 
@@ -287,11 +288,12 @@ fn request(y: &Y, issues: &mut Vec<Issue>) -> Option<Located<RawRequest>> {
 }
 
 fn expect(y: &Y, issues: &mut Vec<Issue>) -> Option<RawExpect> {
-    let f = Fields::of(y, &["status", "headers", "json", "paths"], issues)?;
+    let f = Fields::of(y, &["status", "headers", "json", "assume", "paths"], issues)?;
     Some(RawExpect {
         status: f.node("status", issues),
         headers: f.map("headers", issues, node).unwrap_or_default(),
         json: f.node("json", issues),
+        assume: f.node("assume", issues),
         paths: f.map("paths", issues, node).unwrap_or_default(),
     })
 }

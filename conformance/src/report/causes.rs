@@ -3,20 +3,27 @@
 //! is reduced to its first mismatch (the route of the failing step with the interface's
 //! placeholders, what was expected, and what came back: a status with its error code, a JSON
 //! path, or a connection problem), and equal ones are counted together, the commonest first,
-//! each with one example case. The terminal summary, the JSON report and the HTML report show
-//! the same table.
+//! each with one example case. Causes come by level, must first (the verdict rests on them),
+//! then by count. A request's query counts by its parameter names (`GET /events?featured=…`):
+//! a list filtered by `featured` and one filtered by `starts_before` are different causes, whatever
+//! their values. The terminal summary, the JSON report and the HTML report show the same table,
+//! with the level of each cause.
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
 use crate::matcher::Mismatch;
+use crate::model::Level;
 use crate::outcome::{CaseReport, Outcome, StepError, StepRecord};
 
 /// One cause and the cases it explains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cause {
-    /// `POST /events/<id>`, or the path as sent when it is no route of the interface.
+    /// The level of the cases it explains (`None`: files that did not load).
+    pub level: Option<Level>,
+    /// `POST /events/<id>`, or the path as sent when it is no route of the interface; with the
+    /// names of the query's parameters, each as `NAME=…` (`GET /events?featured=…&search=…`).
     pub route: String,
     /// `status`, a JSON path with its indexes as `[*]`, or `request` for a transport problem.
     pub what: String,
@@ -31,9 +38,18 @@ pub struct Cause {
 /// How many causes the terminal shows; the JSON and HTML reports have them all.
 pub const SHOWN: usize = 12;
 
-/// The causes of the failed cases, the commonest first.
+/// The rank of a level in the table: must first; files that did not load last.
+fn rank(level: Option<Level>) -> usize {
+    level.and_then(|l| Level::ALL.iter().position(|x| *x == l)).unwrap_or(Level::ALL.len())
+}
+
+/// The key of a cause: (level rank, route with its query's names, what, expected, got).
+type Key = (usize, String, String, String, String);
+
+/// The causes of the failed cases: must first, then should, may; within a level, the
+/// commonest first.
 pub fn of(reports: &[CaseReport]) -> Vec<Cause> {
-    let mut by_key: BTreeMap<(String, String, String, String), Cause> = BTreeMap::new();
+    let mut by_key: BTreeMap<Key, Cause> = BTreeMap::new();
     for report in reports.iter().filter(|r| matches!(r.outcome, Outcome::Failed | Outcome::Error(_))) {
         let Some(step) = report.failed_step() else { continue };
         let (what, expected, got) = first_difference(step);
@@ -41,8 +57,9 @@ pub fn of(reports: &[CaseReport]) -> Vec<Cause> {
         // A JSON path's expected value is the case's own (its IDs, its titles): not part of the
         // cause, which shows the first example's.
         let same_expected = if what.starts_with('$') { String::new() } else { expected.clone() };
-        let key = (route.clone(), what.clone(), same_expected, got.clone());
+        let key = (rank(report.level), route.clone(), what.clone(), same_expected, got.clone());
         let cause = by_key.entry(key).or_insert_with(|| Cause {
+            level: report.level,
             route,
             what,
             expected,
@@ -56,7 +73,7 @@ pub fn of(reports: &[CaseReport]) -> Vec<Cause> {
         }
     }
     let mut causes: Vec<Cause> = by_key.into_values().collect();
-    causes.sort_by(|a, b| b.cases.cmp(&a.cases).then_with(|| a.example.cmp(&b.example)));
+    causes.sort_by(|a, b| (rank(a.level), b.cases, &a.example).cmp(&(rank(b.level), a.cases, &b.example)));
     causes
 }
 
@@ -136,11 +153,32 @@ fn error_code(step: &StepRecord) -> Option<String> {
     body.get("code")?.as_str().map(first_words)
 }
 
-/// `METHOD /route/<id>` of the failing step's request.
+/// `METHOD /route/<id>` of the failing step's request, with the names of its query's
+/// parameters (`?featured=…&search=…`, sorted, each once; the values are the case's own).
 fn route_of(step: &StepRecord) -> String {
     let Some(request) = &step.request else { return "(no request)".into() };
     let path = path_of(&request.url);
-    format!("{} {}", request.method, route_in(path).unwrap_or(path))
+    let mut out = format!("{} {}", request.method, route_in(path).unwrap_or(path));
+    let names = query_names(&request.url);
+    if !names.is_empty() {
+        let names: Vec<String> = names.iter().map(|n| format!("{n}=…")).collect();
+        out.push('?');
+        out.push_str(&names.join("&"));
+    }
+    out
+}
+
+/// The names of a URL's query parameters, sorted, each once (`filter[x]` as written).
+fn query_names(url: &str) -> Vec<String> {
+    let Some((_, query)) = url.split_once('?') else { return Vec::new() };
+    let query = query.split('#').next().unwrap_or(query);
+    let mut names: Vec<String> = form_urlencoded::parse(query.as_bytes())
+        .map(|(name, _)| name.into_owned())
+        .filter(|name| !name.is_empty())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The path of a URL, without its query.
@@ -171,8 +209,9 @@ pub fn render_text(causes: &[Cause]) -> String {
     let shown = |text: &str| crate::escape::terminal(text).into_owned();
     for cause in causes.iter().take(SHOWN) {
         out.push_str(&format!(
-            "{:>5} × {}: {}: expected {}, got {}\n        e.g. {}\n",
+            "{:>5} × {:<8} {}: {}: expected {}, got {}\n        e.g. {}\n",
             cause.cases,
+            level_text(cause.level),
             shown(&cause.route),
             shown(&cause.what),
             shown(&cause.expected),
@@ -190,14 +229,19 @@ pub fn render_text(causes: &[Cause]) -> String {
     out
 }
 
+/// A cause's level as the table shows it: `[must]`, or `[file]` for files that did not load.
+pub fn level_text(level: Option<Level>) -> String {
+    format!("[{}]", level.map_or("file", |l| l.name()))
+}
+
 /// The table for the JSON report.
 pub fn to_json(causes: &[Cause]) -> Value {
     Value::Array(
         causes
             .iter()
             .map(|c| {
-                json!({"cases": c.cases, "route": c.route, "what": c.what, "expected": c.expected,
-                       "got": c.got, "example": c.example})
+                json!({"cases": c.cases, "level": c.level, "route": c.route, "what": c.what,
+                       "expected": c.expected, "got": c.got, "example": c.example})
             })
             .collect(),
     )
@@ -239,6 +283,8 @@ mod tests {
             error: None,
             skipped: None,
             diff: None,
+            checks_beyond_status: true,
+            unmet: None,
         };
         CaseReport {
             name: name.into(),
@@ -260,7 +306,7 @@ mod tests {
         let base = "http://127.0.0.1:9/wp-json/calendar/events/v1";
         let reports = vec![
             failed("b::one", "POST", &format!("{base}/events"), 200, "{}", ("status", "201", "200")),
-            failed("a::two", "POST", &format!("{base}/events?x=1"), 200, "{}", ("status", "201", "200")),
+            failed("a::two", "POST", &format!("{base}/events"), 200, "{}", ("status", "201", "200")),
             failed("c::three", "POST", &format!("{base}/venues"), 200, "{}", ("status", "201", "200")),
             failed(
                 "d::four",
@@ -288,7 +334,43 @@ mod tests {
         assert_eq!(causes[0].example, "a::two");
         let text = render_text(&causes);
         assert!(text.starts_with("failures by cause (6 failing cases, 4 causes"), "{text}");
-        assert!(text.contains("    2 × POST /events: status: expected 201, got 200\n        e.g. a::two\n"), "{text}");
+        assert!(
+            text.contains("    2 × [must]   POST /events: status: expected 201, got 200\n        e.g. a::two\n"),
+            "{text}"
+        );
+    }
+
+    /// Issue 37, item 4: must causes come first whatever their counts, every cause has its
+    /// level, and a list's causes split by the names of the filters its query used.
+    #[test]
+    fn must_causes_first_with_their_level_and_list_filters_apart() {
+        let base = "http://127.0.0.1:9/wp-json/calendar/events/v1";
+        let list = |name: &str, query: &str| {
+            let url = format!("{base}/events?{query}");
+            failed(name, "GET", &url, 200, "{}", ("$.events", "2 elements in any order", "3"))
+        };
+        let mut should: Vec<CaseReport> = (0..3)
+            .map(|i| failed(&format!("s::{i}"), "POST", &format!("{base}/events"), 200, "{}", ("status", "201", "200")))
+            .collect();
+        should.iter_mut().for_each(|r| r.level = Some(Level::Should));
+        let mut reports = should;
+        reports.push(list("l::a", "search=x1&starts_before=2030-01-01"));
+        reports.push(list("l::b", "starts_before=2031-01-01&search=x2"));
+        reports.push(list("l::c", "featured=true&search=x3"));
+        let causes = of(&reports);
+        let shown: Vec<(Option<Level>, usize, &str)> =
+            causes.iter().map(|c| (c.level, c.cases, c.route.as_str())).collect();
+        assert_eq!(
+            shown,
+            [
+                (Some(Level::Must), 2, "GET /events?search=…&starts_before=…"),
+                (Some(Level::Must), 1, "GET /events?featured=…&search=…"),
+                (Some(Level::Should), 3, "POST /events"),
+            ]
+        );
+        let text = render_text(&causes);
+        assert!(text.contains("    3 × [should] POST /events: status"), "{text}");
+        assert_eq!(to_json(&causes)[2]["level"], "should");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::outcome::{CaseReport, KeptRequest, Outcome, StepRecord};
 use crate::report::bounded_body;
 use crate::report::secrets::Secrets;
-use crate::report::summary::Tally;
+use crate::report::summary::{Run, Tally};
 
 /// What goes in the report.
 #[derive(Clone, Copy, Debug)]
@@ -17,11 +17,13 @@ pub struct Options<'a> {
     pub secrets: &'a Secrets,
     /// `--json-full`: bodies of passing steps too.
     pub full: bool,
+    /// The tally with the selection, for the verdict line.
+    pub run: Run<'a>,
 }
 
 /// The JSON document of a run.
 pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
-    let tally = Tally::of(reports);
+    let tally: &Tally = options.run.tally;
     let levels: serde_json::Map<String, Value> = tally
         .levels
         .iter()
@@ -34,7 +36,15 @@ pub fn render(run_id: &str, reports: &[CaseReport], options: Options) -> Value {
     let doc = json!({
         "run_id": run_id,
         "conforms": tally.conforms(),
+        "verdict": options.run.verdict_line(),
         "exit_status": tally.exit_status(),
+        "selection": {
+            "line": options.run.selection_line(),
+            "options": tally.scope.options,
+            "selected": tally.scope.selected,
+            "left_out": tally.scope.left_out,
+            "must_left_out": tally.must_left_out,
+        },
         "levels": levels,
         "file_errors": tally.file_errors,
         "expected_failures": tally.expected_failures,
@@ -134,7 +144,9 @@ mod tests {
         report.steps[0].body_size = 10_000_000;
         report.steps.insert(0, passing);
         let secrets = Secrets::of([("editor", "editor-password")]);
-        let doc = render("r1", &[report.clone()], Options { secrets: &secrets, full: false });
+        let tally = Tally::of(std::slice::from_ref(&report));
+        let run = Run { tally: &tally, expectations_file: "" };
+        let doc = render("r1", &[report.clone()], Options { secrets: &secrets, full: false, run });
         let text = doc.to_string();
         assert!(!text.contains("editor-password"), "{text}");
         let case = &doc["cases"][0];
@@ -148,7 +160,7 @@ mod tests {
         );
         assert_eq!(case["mismatches"][0]["location"], "cases/events/read.yaml:12:9");
         assert_eq!(doc["exit_status"], 101);
-        let full = render("r1", &[report], Options { secrets: &Secrets::shown(), full: true });
+        let full = render("r1", &[report], Options { secrets: &Secrets::shown(), full: true, run });
         assert_eq!(full["cases"][0]["steps"][0]["body"], "{\"id\": 1}");
         assert_eq!(full["cases"][0]["steps"][0]["request"]["auth"], json!(["editor", "editor-password"]));
     }
@@ -159,7 +171,9 @@ mod tests {
         let url = "http://h/events/Sup3r%22Secret".to_string();
         report.steps[0].error = Some(crate::outcome::StepError::Connect { url: url.clone(), detail: url });
         let secrets = Secrets::of([("ed", "Sup3r\"Secret")]);
-        let doc = render("r1", &[report], Options { secrets: &secrets, full: false });
+        let tally = Tally::of(std::slice::from_ref(&report));
+        let run = Run { tally: &tally, expectations_file: "" };
+        let doc = render("r1", &[report], Options { secrets: &secrets, full: false, run });
         let error = &doc["cases"][0]["steps"][0]["error"];
         assert_eq!(error["kind"]["detail"], json!({"url": "http://h/events/***", "detail": "http://h/events/***"}));
         assert!(!doc.to_string().contains("Sup3r"), "{doc}");

@@ -1,6 +1,9 @@
 //! JUnit XML: one `<testsuite>` per case file, one `<testcase>` per case. Cases whose answer
 //! did not match are `<failure>`s; cases that could not be carried out (network, timeout,
-//! template or file errors) are `<error>`s.
+//! template or file errors) are `<error>`s; known failures (listed by `--expectations`) are
+//! `<skipped>` with a message that says they are known. Each test case's name starts with its
+//! level (`[must] …`) and a `level` property holds it; each suite's properties hold the run's
+//! verdict line and selection, the same as every other report's.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -8,6 +11,7 @@ use std::fmt::Write;
 use crate::outcome::{CaseReport, Outcome};
 use crate::report::message::{failure_message, Style};
 use crate::report::secrets::Secrets;
+use crate::report::summary::Run;
 
 /// True for the characters XML 1.0 allows in a document.
 fn allowed(c: char) -> bool {
@@ -80,7 +84,7 @@ fn counts(list: &[&CaseReport]) -> String {
 }
 
 /// The JUnit document of a run; passwords masked through `secrets`.
-pub fn render(reports: &[CaseReport], secrets: &Secrets) -> String {
+pub fn render(reports: &[CaseReport], secrets: &Secrets, run: &Run) -> String {
     let mut files: BTreeMap<&str, Vec<&CaseReport>> = BTreeMap::new();
     for report in reports {
         let file = report.name.split("::").next().unwrap_or(&report.name);
@@ -93,8 +97,14 @@ pub fn render(reports: &[CaseReport], secrets: &Secrets) -> String {
     for (file, list) in files {
         let time: f64 = list.iter().map(|r| r.duration.as_secs_f64()).sum();
         let _ = writeln!(out, "  <testsuite name=\"{}\" {} time=\"{time:.3}\">", escape(file), counts(&list));
+        let _ = writeln!(
+            out,
+            "    <properties>\n      <property name=\"verdict\" value=\"{}\"/>\n      <property name=\"selection\" value=\"{}\"/>\n    </properties>",
+            escape(&secrets.redact(&run.verdict_line())),
+            escape(&run.selection_line().unwrap_or_else(|| "selection: the whole suite".into()))
+        );
         for report in list {
-            testcase(&mut out, file, report, secrets);
+            testcase(&mut out, file, report, secrets, run.expectations_file);
         }
         out.push_str("  </testsuite>\n");
     }
@@ -104,27 +114,25 @@ pub fn render(reports: &[CaseReport], secrets: &Secrets) -> String {
 
 /// One `<testcase>`, with what it holds: nothing for a pass, else a `<failure>`, an `<error>`
 /// or a `<skipped>`.
-fn testcase(out: &mut String, file: &str, report: &CaseReport, secrets: &Secrets) {
+fn testcase(out: &mut String, file: &str, report: &CaseReport, secrets: &Secrets, expectations_file: &str) {
     let case = report.name.split_once("::").map(|(_, c)| c).unwrap_or(&report.name);
-    let _ = write!(
+    let level = report.level.map_or("file", |l| l.name());
+    let _ = writeln!(
         out,
-        "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" time=\"{:.3}\"",
+        "    <testcase name=\"[{level}] {}\" classname=\"{}\" file=\"{}\" time=\"{:.3}\">",
         escape(case),
         escape(file),
         escape(&report.file),
         report.duration.as_secs_f64()
     );
-    match testcase_body(report, secrets) {
-        None => out.push_str("/>\n"),
-        Some(body) => {
-            out.push_str(">\n");
-            out.push_str(&body);
-            out.push_str("    </testcase>\n");
-        }
+    let _ = writeln!(out, "      <properties><property name=\"level\" value=\"{level}\"/></properties>");
+    if let Some(body) = testcase_body(report, secrets, expectations_file) {
+        out.push_str(&body);
     }
+    out.push_str("    </testcase>\n");
 }
 
-fn testcase_body(report: &CaseReport, secrets: &Secrets) -> Option<String> {
+fn testcase_body(report: &CaseReport, secrets: &Secrets, expectations_file: &str) -> Option<String> {
     match (kind(report), &report.outcome) {
         (Kind::Pass, _) => None,
         (Kind::Failure, Outcome::Passed) => Some(
@@ -133,7 +141,8 @@ fn testcase_body(report: &CaseReport, secrets: &Secrets) -> Option<String> {
         ),
         (Kind::Skipped, Outcome::Skipped(reason)) => Some(format!("      <skipped message=\"{}\"/>\n", escape(reason))),
         (Kind::Skipped, _) => Some(format!(
-            "      <skipped message=\"expected failure: {}\" type=\"expected-failure\"/>\n",
+            "      <skipped message=\"known failure (listed in {}): {}\" type=\"known-failure\"/>\n",
+            escape(if expectations_file.is_empty() { "the expectations file" } else { expectations_file }),
             escape(&short_reason(report, secrets))
         )),
         (k, _) => {
@@ -160,17 +169,27 @@ mod tests {
         passed.name = "events/read::passes".into();
         passed.outcome = Outcome::Passed;
         passed.steps.clear();
-        let xml = render(&[failed, passed], &Secrets::of([("editor", "editor-password")]));
+        let reports = [failed, passed];
+        let tally = crate::report::summary::Tally::of(&reports);
+        let run = Run { tally: &tally, expectations_file: "" };
+        let xml = render(&reports, &Secrets::of([("editor", "editor-password")]), &run);
         assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conformance\" tests=\"2\" failures=\"1\""), "{xml}");
         assert!(
             xml.contains(r#"<testsuite name="events/read" tests="2" failures="1" errors="0" skipped="0""#),
             "{xml}"
         );
-        assert!(xml.contains(r#"<testcase name="&lt;one&gt; &amp; &quot;two&quot;" classname="events/read""#), "{xml}");
+        assert!(
+            xml.contains(r#"<testcase name="[must] &lt;one&gt; &amp; &quot;two&quot;" classname="events/read""#),
+            "{xml}"
+        );
         assert!(
             xml.contains(
-                r#"<testcase name="passes" classname="events/read" file="cases/events/read.yaml" time="0.000"/>"#
+                "<testcase name=\"[must] passes\" classname=\"events/read\" file=\"cases/events/read.yaml\" time=\"0.000\">\n      <properties><property name=\"level\" value=\"must\"/></properties>\n    </testcase>"
             ),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("<property name=\"verdict\" value=\"verdict: DOES NOT CONFORM: 1 of 2 must cases failed;"),
             "{xml}"
         );
         assert!(!xml.contains("editor-password"), "{xml}");
@@ -183,7 +202,8 @@ mod tests {
         report.steps[0].body = Some("a\u{FFFF}b\u{1}c\u{FFFE}".into());
         report.steps[0].mismatches.truncate(1);
         report.steps[0].mismatches[0].actual = "x\u{FFFF}".into();
-        let xml = render(&[report], &Secrets::shown());
+        let tally = crate::report::summary::Tally::of(std::slice::from_ref(&report));
+        let xml = render(&[report], &Secrets::shown(), &Run { tally: &tally, expectations_file: "" });
         assert!(xml.chars().all(allowed), "{xml:?}");
         assert!(xml.contains("a\\u{FFFF}b\\u{1}c\\u{FFFE}"), "{xml}");
         assert_eq!(escape("<\u{7}>"), "&lt;\\u{7}&gt;");

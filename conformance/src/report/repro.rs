@@ -60,14 +60,15 @@ pub fn script(report: &CaseReport, target: &Target, secrets: &Secrets) -> String
         let Some(request) = &step.request else { continue };
         let title = format!("### {}: {} {}", step.label, request.method, secrets.redact(&request.url));
         let _ = writeln!(out, "echo {} >&2", shell_word(&terminal(&title)));
-        let command = curl_command(request, site.as_deref(), secrets);
+        if let Some(body) = &request.body {
+            out.push_str(&write_body(body, secrets));
+        }
         if Some(i) == last {
             // The failing step: its answer is kept aside, printed, and judged below.
-            let command =
-                command.trim_end().replacen("curl -sS -i", "curl -sS -i -o \"$answer_file\" -w '%{http_code}'", 1);
-            let _ = writeln!(out, "status=$({command})\ncat \"$answer_file\"");
+            let command = curl_command(request, site.as_deref(), secrets, "-o \"$answer_file\" -w '%{http_code}' ");
+            let _ = writeln!(out, "status=$({})\ncat \"$answer_file\"", command.trim_end());
         } else {
-            out.push_str(&command);
+            out.push_str(&curl_command(request, site.as_deref(), secrets, ""));
         }
         out.push_str("echo\n");
     }
@@ -81,36 +82,44 @@ pub fn script(report: &CaseReport, target: &Target, secrets: &Secrets) -> String
     out
 }
 
-/// The script's exit status: 0 when the failing step now answers the status the case expects,
-/// 1 when it still does not, 2 when the case failed on something a shell cannot judge (its
-/// body, a header, the exchange): the runner judges those, and the script says how to ask it.
+/// The script's exit status: 0 when the failing step now answers the status the case expects
+/// and the step checks nothing else; 1 when it still does not answer that status; 2 when the
+/// rest is the runner's to judge (a step that also checks its body, headers or captures and now
+/// answers the right status, or one that failed on something else than its status: the body,
+/// a header, the exchange). The script then says how to ask the runner.
 fn verdict(report: &CaseReport, target: &Target, out: &mut String) {
     let step = report.failed_step();
     let label = comment(step.map_or("the last step", |s| s.label.as_str())).into_owned();
     let rerun = rerun_command(report, target);
     // Every text goes into a variable as one quoted word; the messages only expand them.
     let _ = writeln!(out, "rerun={}\nstep={}", shell_word(&rerun), shell_word(&label));
-    let expected = step
+    let status = step
         .filter(|s| s.error.is_none())
-        .and_then(|s| s.mismatches.first())
-        .filter(|m| m.path == "status")
+        .and_then(|s| s.mismatches.iter().find(|m| m.path == "status"))
         .and_then(|m| status_case(&m.expected).map(|arm| (arm, m.expected.clone())));
-    match expected {
-        Some((arm, text)) => {
-            let _ = writeln!(out, "expected={}", shell_word(&comment(&text)));
-            let _ = writeln!(
-                out,
-                "case \"$status\" in\n    {arm}) echo \"repro: $step now answers $status, as the case expects ($expected)\" >&2; exit 0 ;;\n    \
-                 *) echo \"repro: $step still fails: expected $expected, got $status; the whole case: $rerun\" >&2; exit 1 ;;\nesac"
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "echo \"repro: $step failed on more than its status (status now $status); the runner judges the whole case: $rerun\" >&2\nexit 2"
-            );
-        }
-    }
+    let Some((arm, text)) = status else {
+        let _ = writeln!(
+            out,
+            "echo \"repro: $step failed on more than its status (status now $status); the runner judges the whole case: $rerun\" >&2\nexit 2"
+        );
+        return;
+    };
+    let others = step.map_or(0, |s| s.mismatches.iter().filter(|m| m.path != "status").count());
+    let _ = writeln!(out, "expected={}", shell_word(&comment(&text)));
+    let fixed = if others > 0 {
+        format!(
+            "echo \"repro: $step now answers $status, as the case expects ($expected), and {others} other check(s) of the step failed when the case ran; the runner judges them: $rerun\" >&2; exit 2"
+        )
+    } else if step.is_some_and(|s| s.checks_beyond_status) {
+        "echo \"repro: $step now answers $status, as the case expects ($expected); the step checks more than its status, which the runner judges: $rerun\" >&2; exit 2".to_string()
+    } else {
+        "echo \"repro: $step now answers $status, as the case expects ($expected)\" >&2; exit 0".to_string()
+    };
+    let _ = writeln!(
+        out,
+        "case \"$status\" in\n    {arm}) {fixed} ;;\n    \
+         *) echo \"repro: $step still fails: expected $expected, got $status; the whole case: $rerun\" >&2; exit 1 ;;\nesac"
+    );
 }
 
 /// A status expectation as a `case` pattern: `201` or `2??` (from `a 2xx status`); `None` for
@@ -283,13 +292,12 @@ fn passwords(report: &CaseReport, secrets: &Secrets, out: &mut String) {
     }
 }
 
-/// One step as curl: the same method, address, headers, credentials and body.
-fn curl_command(request: &KeptRequest, site: Option<&str>, secrets: &Secrets) -> String {
-    let mut out = String::new();
-    if let Some(body) = &request.body {
-        out.push_str(&write_body(body, secrets));
-    }
-    out.push_str("curl -sS -i");
+/// One step as a curl command line: the same method, address, headers, credentials and body
+/// (read from `$body_file`, which [`write_body`] writes before it). `options` go right after
+/// `curl -sS -i ` (the failing step's `-o` and `-w`).
+fn curl_command(request: &KeptRequest, site: Option<&str>, secrets: &Secrets, options: &str) -> String {
+    let mut out = format!("curl -sS -i {options}");
+    out.truncate(out.trim_end().len());
     if let Some(method) = method_option(request) {
         let _ = write!(out, " {method}");
     }
@@ -487,5 +495,52 @@ mod tests {
         assert!(body.contains("rerun='conformance --base-url"), "{body}");
         assert_eq!(status_case("a 4xx status").as_deref(), Some("4??"));
         assert_eq!(status_case("one of 200, 201"), None);
+    }
+
+    /// Issue 37, item 2: a step that failed its status and its body is not fixed when its
+    /// status is: the script exits 2 (the runner judges the body), never 0.
+    #[test]
+    fn a_step_that_passes_its_status_and_fails_its_body_is_not_called_fixed() {
+        let target = Target::Outside { base_url: "http://127.0.0.1:9/wp-json".into() };
+        let mut report = two_steps(
+            request("POST", "http://127.0.0.1:9/x", "ed", Some("{}")),
+            request("POST", "http://127.0.0.1:9/y", "ed", Some("{}")),
+        );
+        let mismatch = |path: &str, expected: &str| Mismatch {
+            path: path.into(),
+            expected: expected.into(),
+            actual: "something else".into(),
+            at: Pos::NONE,
+        };
+        report.steps[1].mismatches = vec![mismatch("status", "201"), mismatch("$.title", "\"A\"")];
+        let both = script(&report, &target, &Secrets::shown());
+        assert_eq!(exit_with_answer(&both, "201"), Some(2), "{both}");
+        assert_eq!(exit_with_answer(&both, "200"), Some(1), "{both}");
+        // The same when only the status failed but the step checks its body too: that check
+        // may fail once the status is right.
+        report.steps[1].mismatches.truncate(1);
+        report.steps[1].checks_beyond_status = true;
+        let checked = script(&report, &target, &Secrets::shown());
+        assert_eq!(exit_with_answer(&checked, "201"), Some(2), "{checked}");
+        assert_eq!(exit_with_answer(&checked, "500"), Some(1), "{checked}");
+    }
+
+    /// Issue 36, R15: a body holding the words `curl -sS -i` stays as it was sent; the failing
+    /// step's curl command is the one that keeps the answer aside.
+    #[test]
+    fn r15_a_body_that_mentions_curl_is_sent_as_it_was() {
+        let target = Target::Outside { base_url: "http://127.0.0.1:9/wp-json".into() };
+        let body = r#"{"title":"how to curl -sS -i the API"}"#;
+        let mut report = two_steps(
+            request("GET", "http://127.0.0.1:9/x", "ed", None),
+            request("POST", "http://127.0.0.1:9/events", "ed", Some(body)),
+        );
+        report.steps[1].mismatches =
+            vec![Mismatch { path: "status".into(), expected: "201".into(), actual: "503".into(), at: Pos::NONE }];
+        let text = script(&report, &target, &Secrets::shown());
+        assert!(text.contains(&format!("    printf '%s' '{body}'\n")), "{text}");
+        assert!(text.contains("status=$(curl -sS -i -o \"$answer_file\" -w '%{http_code}' -u "), "{text}");
+        assert_eq!(exit_with_answer(&text, "201"), Some(0), "{text}");
+        assert_eq!(exit_with_answer(&text, "503"), Some(1), "{text}");
     }
 }

@@ -35,6 +35,19 @@ pub struct Tally {
     pub must_left_out: usize,
     /// Cases not run because the implementation stopped answering ([`NOT_RUN`]).
     pub not_run: usize,
+    /// What the selection kept and left out.
+    pub scope: Scope,
+}
+
+/// What the run's selection kept and left out: every report says it beside the verdict.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// The options that selected (`--route "/venues*", --level must`); empty for the whole suite.
+    pub options: String,
+    /// The cases selected (files that did not load count as one each).
+    pub selected: usize,
+    /// The cases the selection left out.
+    pub left_out: usize,
 }
 
 impl Count {
@@ -131,6 +144,40 @@ fn shares(tally: &Tally) -> String {
     }
 }
 
+/// The run as every report states it: its tally (with the selection) and the `--expectations`
+/// file (empty without one).
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    pub tally: &'a Tally,
+    pub expectations_file: &'a str,
+}
+
+impl Run<'_> {
+    /// [`verdict_line`].
+    pub fn verdict_line(&self) -> String {
+        verdict_line(self.tally, self.expectations_file)
+    }
+
+    /// [`selection_line`].
+    pub fn selection_line(&self) -> Option<String> {
+        selection_line(self.tally)
+    }
+}
+
+/// The selection line (`selection: --route "/venues*": 14 cases selected, 755 left out (90 of
+/// them must)`), when the run is not of the whole suite.
+pub fn selection_line(tally: &Tally) -> Option<String> {
+    let scope = &tally.scope;
+    if scope.options.is_empty() && scope.left_out == 0 {
+        return None;
+    }
+    let options = if scope.options.is_empty() { String::new() } else { format!("{}: ", scope.options) };
+    Some(format!(
+        "selection: {options}{} cases selected, {} left out ({} of them must)",
+        scope.selected, scope.left_out, tally.must_left_out
+    ))
+}
+
 /// The summary text. `expectations_file` names the `--expectations` file (empty without one).
 pub fn render(tally: &Tally, expectations_file: &str) -> String {
     let mut out = String::new();
@@ -152,6 +199,15 @@ pub fn render(tally: &Tally, expectations_file: &str) -> String {
     if tally.file_errors > 0 {
         let _ = writeln!(out, "case files with errors: {} (their cases did not run)", tally.file_errors);
     }
+    if let Some(line) = selection_line(tally) {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "{}", verdict_line(tally, expectations_file));
+    out
+}
+
+/// The final line, the same in every report: the verdict, then the exit status and why.
+pub fn verdict_line(tally: &Tally, expectations_file: &str) -> String {
     let must = tally.count(Level::Must);
     let verdict = if tally.file_errors > 0 {
         "verdict: unknown: some case files could not be loaded".to_string()
@@ -180,8 +236,7 @@ pub fn render(tally: &Tally, expectations_file: &str) -> String {
             shares(tally)
         )
     };
-    let _ = writeln!(out, "{verdict}; {}", exit_reason(tally, expectations_file));
-    out
+    format!("{verdict}; {}", exit_reason(tally, expectations_file))
 }
 
 /// `exit status N: why`, for the final line.

@@ -23,6 +23,8 @@ pub struct Checked {
     /// The body as JSON, when the step needed it and it parsed (the captures read it).
     pub json: Option<Value>,
     pub error: Option<StepError>,
+    /// What of the step's `assume` did not hold (the first mismatch), when the rest passed.
+    pub unmet: Option<String>,
 }
 
 fn build(node: &Node, env: &Env) -> Result<Pat, StepError> {
@@ -43,6 +45,7 @@ pub fn check(step: &Step, env: &Env, answer: &Answer) -> Checked {
     }
     let expect = &step.expect;
     let needs_json = expect.json.is_some()
+        || expect.assume.is_some()
         || !expect.paths.is_empty()
         || step.capture.iter().any(|(_, c)| matches!(c, Capture::Path(..)));
     if !needs_json {
@@ -58,6 +61,12 @@ pub fn check(step: &Step, env: &Env, answer: &Answer) -> Checked {
     };
     if let Err(e) = body(step, env, &json, &mut out) {
         out.error = Some(e);
+    }
+    if let (Some(node), true, None) = (&expect.assume, out.mismatches.is_empty(), &out.error) {
+        match build(node, env) {
+            Ok(pat) => out.unmet = compare(&pat, Some(&json), "$").first().map(|m| m.to_string()),
+            Err(e) => out.error = Some(e),
+        }
     }
     out.json = Some(json);
     out

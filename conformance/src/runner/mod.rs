@@ -139,6 +139,10 @@ fn skipped_steps(steps: &[Step], part: &str, reason: &str) -> Vec<StepRecord> {
 /// implementation's addresses and names, the run's and the case's IDs) and the case's `vars`.
 pub fn case_env(case: &Case, endpoint: &Endpoint, ctx: &CaseContext) -> Env {
     let mut env = Env::new(ctx.now);
+    // The interface shows no date format: a must case's date compares as a date and time.
+    if case.level == crate::model::Level::Must {
+        env.compare_dates_as_dates();
+    }
     let builtins = [
         ("run_id", ctx.run_id.clone()),
         ("case_id", ctx.case_id.clone()),
@@ -164,6 +168,7 @@ pub fn step_variables(step: &Step) -> BTreeSet<String> {
     let e = &step.expect;
     nodes.extend(e.status.iter());
     nodes.extend(e.json.iter());
+    nodes.extend(e.assume.iter());
     nodes.extend(e.headers.iter().map(|(_, n)| n));
     for (path, node) in &e.paths {
         add_template(&path.template, &mut out);
@@ -244,7 +249,14 @@ impl Run<'_> {
             let label = format!("steps[{i}]");
             let records = self.step(step, &label, env).await;
             let failed = records.iter().find(|r| !r.ok()).map(|r| r.error.clone());
+            let unmet = records.iter().find_map(|r| r.unmet.as_ref().map(|u| format!("{}: {u}", r.label)));
             steps.extend(records);
+            if let (None, Some(unmet)) = (&failed, unmet) {
+                let reason = format!(
+                    "a precondition the interface does not promise does not hold here ({unmet}), so the case cannot show what it checks"
+                );
+                return (steps, Outcome::Skipped(reason));
+            }
             if let Some(error) = failed {
                 let outcome = match error {
                     Some(error) => Outcome::Error(error.to_string()),
@@ -361,6 +373,13 @@ impl Run<'_> {
             body_size: answer.size,
             error: checked.error.take(),
             diff: checked.diff.take(),
+            unmet: checked.unmet.take(),
+            checks_beyond_status: step.expect.json.is_some()
+                || step.expect.assume.is_some()
+                || !step.expect.headers.is_empty()
+                || !step.expect.paths.is_empty()
+                || !step.capture.is_empty()
+                || self.settings.doc.is_some(),
             ..StepRecord::default()
         };
         let mut mismatches = std::mem::take(&mut checked.mismatches);

@@ -314,9 +314,9 @@ fn failing_cases_are_reported_with_paths_expected_and_actual() {
 
     let junit = std::fs::read_to_string(&junit_path).unwrap();
     assert!(junit.contains(r#"<testsuite name="broken" tests="8" failures="5" errors="1" skipped="1""#), "{junit}");
-    assert!(junit.contains(r#"<testcase name="timeout" classname="broken""#), "{junit}");
+    assert!(junit.contains(r#"<testcase name="[must] timeout" classname="broken""#), "{junit}");
     assert!(junit.contains("<error message=\"timed out"), "{junit}");
-    assert!(junit.contains("type=\"expected-failure\""), "{junit}");
+    assert!(junit.contains("type=\"known-failure\""), "{junit}");
     assert!(junit.contains("type=\"unexpected-pass\""), "{junit}");
 }
 

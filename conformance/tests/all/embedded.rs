@@ -243,3 +243,169 @@ cases:
     assert_eq!(nothing.status.code(), Some(2));
     assert!(text(&nothing).contains("nothing to rerun"), "{}", text(&nothing));
 }
+
+/// Issue 37, item 1: whatever its failing cases are called, an implementation reaches a green
+/// gate with `--write-expectations` then `--expectations`. The two cases whose names hold a `#`
+/// (`&#038;`) fail against a server whose every create answers 503, and the written file lists
+/// them so that they read back.
+#[test]
+fn known_failures_whose_names_hold_a_hash_round_trip_to_a_green_gate() {
+    let dir = temp("hash-names");
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let mut config = reference_server::Config::ephemeral();
+    config.faults = vec![reference_server::FaultRule::from_flag("error,status=503,method=POST").unwrap()];
+    let server = runtime.block_on(reference_server::serve(config)).unwrap();
+    let base_url = server.base_url().to_string();
+    let mut args = vec!["--base-url".to_string(), base_url, "&#038;".to_string()];
+    for user in reference_server::UserSpec::defaults() {
+        args.extend(["--auth".to_string(), format!("{}={}:{}", user.role.name(), user.name, user.password)]);
+    }
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).chain(extra.iter().copied()).collect();
+        conformance_in(&dir, &args, &[])
+    };
+    let first = run(&["--write-expectations", "known.txt"]);
+    assert_eq!(first.status.code(), Some(101), "{}", text(&first));
+    assert!(text(&first).contains("2 failed cases written to known.txt"), "{}", text(&first));
+    let known = std::fs::read_to_string(dir.join("known.txt")).unwrap();
+    let listed = conformance::expectations::parse(&known).unwrap();
+    assert_eq!(listed.len(), 2, "{known}");
+    assert!(listed.iter().all(|name| name.starts_with("text/") && name.contains("&#038;")), "{known}");
+    let gated = run(&["--expectations", "known.txt"]);
+    assert_eq!(gated.status.code(), Some(0), "{}", text(&gated));
+    assert!(text(&gated).contains("2 failures are all listed in known.txt as expected"), "{}", text(&gated));
+    runtime.block_on(server.shutdown());
+}
+
+/// XML and HTML text back to plain text (the five entities the reports write).
+fn unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The text between `start` and the next `end` after it.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let from = text.find(start).map(|at| at + start.len()).unwrap_or_else(|| panic!("no {start:?} in {text}"));
+    let rest = &text[from..];
+    &rest[..rest.find(end).unwrap_or(rest.len())]
+}
+
+/// Issue 37, items 3 and 6: the terminal, HTML, JSON and JUnit reports carry the same verdict
+/// line and the same selection line, and the level of each case.
+#[test]
+fn every_report_has_the_same_verdict_line_the_selection_and_each_case_level() {
+    let dir = temp("same-verdict");
+    let args = ["--route", "/venues*", "--level", "must", "--json", "r.json", "--junit", "r.xml", "--html", "r.html"];
+    let output = conformance_in(&dir, &args, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let terminal = stdout(&output);
+    let verdict = terminal.lines().last().unwrap().to_string();
+    assert!(verdict.starts_with("verdict: CONFORMS on the "), "{terminal}");
+    assert!(verdict.contains(" must cases selected ("), "{verdict}");
+    let selection = terminal.lines().find(|l| l.starts_with("selection: ")).expect("a selection line").to_string();
+    assert!(selection.starts_with("selection: --route \"/venues*\", --level must: "), "{selection}");
+    assert!(selection.contains(" cases selected, ") && selection.contains(" left out ("), "{selection}");
+
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(json["verdict"], verdict.as_str());
+    assert_eq!(json["selection"]["line"], selection.as_str());
+    assert!(json["selection"]["left_out"].as_u64().unwrap() > 500, "{}", json["selection"]);
+    let cases = json["cases"].as_array().unwrap();
+    assert!(!cases.is_empty() && cases.iter().all(|c| c["level"] == "must"));
+
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert_eq!(unescape(between(&xml, "<property name=\"verdict\" value=\"", "\"/>")), verdict, "{xml}");
+    assert_eq!(unescape(between(&xml, "<property name=\"selection\" value=\"", "\"/>")), selection, "{xml}");
+    assert_eq!(xml.matches("<testcase name=\"[must] ").count(), cases.len(), "{xml}");
+    assert_eq!(xml.matches("<property name=\"level\" value=\"must\"/>").count(), cases.len(), "{xml}");
+
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    let shown = format!(
+        "{}; {}",
+        unescape(between(&html, "<p id=\"verdict\" class=\"verdict conforms\">", "</p>")),
+        unescape(between(&html, "<p id=\"exit\" class=\"exit\">", "</p>"))
+    );
+    assert_eq!(shown, verdict);
+    assert_eq!(unescape(between(&html, "<p id=\"selection\" class=\"meta\">", "</p>")), selection);
+    assert_eq!(html.matches("<span class=\"skip\">(must)</span>").count(), cases.len());
+}
+
+/// Issue 37, item 6: a known failure stays a known failure in JUnit, with a message that says so.
+#[test]
+fn junit_says_a_known_failure_is_known() {
+    let dir = temp("junit-known");
+    std::fs::create_dir_all(dir.join("cases")).unwrap();
+    let case = "level: should\ncases:\n  - name: wrong on purpose\n    steps: [{request: {path: /events}, expect: {status: 418}}]\n";
+    std::fs::write(dir.join("cases/k.yaml"), case).unwrap();
+    std::fs::write(dir.join("known.txt"), "k::wrong on purpose\n").unwrap();
+    let output = conformance_in(&dir, &["--cases", "cases", "--expectations", "known.txt", "--junit", "r.xml"], &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert!(xml.contains("<testcase name=\"[should] wrong on purpose\""), "{xml}");
+    assert!(xml.contains("<skipped message=\"known failure (listed in known.txt): steps[0]: status"), "{xml}");
+}
+
+/// Issue 37, three more freedoms: a precondition the interface does not promise (`assume`)
+/// skips the case when it does not hold, with the reason, and never fails it; the rest of the
+/// step is still judged, and a case whose precondition holds runs on.
+#[test]
+fn an_unmet_assumption_skips_the_case_and_a_failed_check_still_fails() {
+    let dir = temp("assume");
+    std::fs::create_dir_all(dir.join("cases")).unwrap();
+    let cases = r#"
+level: must
+cases:
+  - name: unmet
+    steps:
+      - request: {method: POST, path: /categories, auth: administrator, json: {name: "A {{case_id}}"}}
+        expect: {status: 2xx, assume: {name: "something else"}}
+        capture: {id: $.id}
+      - request: {path: /nothing-here}
+        expect: {status: 2xx}
+    cleanup:
+      - request: {method: DELETE, path: "/categories/{{id}}?force=true", auth: administrator}
+  - name: held
+    steps:
+      - request: {method: POST, path: /categories, auth: administrator, json: {name: "B {{case_id}}"}}
+        expect: {status: 2xx, assume: {name: {$regex: "^B "}}}
+      - request: {path: /nothing-here}
+        expect: {status: 2xx}
+  - name: failed before the assumption
+    steps:
+      - request: {method: POST, path: /categories, auth: administrator, json: {name: "C {{case_id}}"}}
+        expect: {status: 2xx, json: {name: "not this"}, assume: {name: "nor this"}}
+"#;
+    std::fs::write(dir.join("cases/a.yaml"), cases).unwrap();
+    let output = conformance_in(&dir, &["--cases", "cases", "--json", "r.json"], &[]);
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let case = |name: &str| report["cases"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap().clone();
+    let unmet = case("a::unmet");
+    assert_eq!(unmet["outcome"], "skipped", "{unmet}");
+    assert!(unmet["reason"].as_str().unwrap().contains("a precondition the interface does not promise"), "{unmet}");
+    assert_eq!(unmet["steps"].as_array().unwrap().len(), 1, "the steps after it are not sent: {unmet}");
+    assert_eq!(unmet["cleanup"][0]["status"], 200, "the cleanup runs: {unmet}");
+    assert_eq!(case("a::held")["failed_step"], "steps[1]", "a held assumption lets the case run on");
+    assert_eq!(case("a::failed before the assumption")["outcome"], "failed");
+}
+
+/// The counts README.md and docs/ show about the suite agree with it (scripts/doc-numbers.py;
+/// the sample summaries, which need two runs of the whole suite, are CI's to check). After
+/// changing cases, `python3 scripts/doc-numbers.py` updates the documents.
+#[test]
+fn the_documents_counts_agree_with_the_suite() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/doc-numbers.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["--check", "--counts-only"])
+        .env("CONFORMANCE", env!("CARGO_BIN_EXE_conformance"))
+        .env("REFERENCE_SERVER", "unused")
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", text(&output));
+}

@@ -56,10 +56,19 @@ enum Freedom {
     /// The items an event links to (`venue`, `organizer`, `categories`, `tags`) read back as
     /// their write type says: a list of IDs.
     LinkedAsIds,
+    /// Dates and times read back in ISO 8601 form with a `T` (`2026-11-28T10:00:00`), the same
+    /// wall time: the document shows their write form only.
+    IsoDates,
+    /// Lists come in another order (reversed), nested lists too, wherever the document fixes
+    /// none: all but a list asked for with `orderby` or `order`.
+    ReorderedLists,
+    /// Every request goes through as the administrator (section 5 shows no rule of which
+    /// operations need which credentials): open access.
+    OpenAccess,
 }
 
 impl Freedom {
-    const ALL: [Freedom; 15] = [
+    const ALL: [Freedom; 18] = [
         Freedom::Create200,
         Freedom::BadInput422,
         Freedom::Gone404,
@@ -75,6 +84,9 @@ impl Freedom {
         Freedom::ListItemsOnly,
         Freedom::NamedItemFields,
         Freedom::LinkedAsIds,
+        Freedom::IsoDates,
+        Freedom::ReorderedLists,
+        Freedom::OpenAccess,
     ];
 
     /// The status this freedom gives an answer of `status` to `method`, when it changes it.
@@ -117,7 +129,7 @@ impl Layer {
     fn answer(
         &self,
         (status, new_status): (u16, u16),
-        collection: Option<&str>,
+        (collection, ordered): (Option<&str>, bool),
         headers: &mut HeaderMap,
         body: Vec<u8>,
     ) -> Vec<u8> {
@@ -142,6 +154,8 @@ impl Layer {
             Freedom::ListItemsOnly,
             Freedom::NamedItemFields,
             Freedom::LinkedAsIds,
+            Freedom::IsoDates,
+            Freedom::ReorderedLists,
         ]
         .iter()
         .any(|f| self.has(*f));
@@ -167,6 +181,12 @@ impl Layer {
         }
         if self.has(Freedom::ReversedKeys) {
             value = reverse_keys(value);
+        }
+        if self.has(Freedom::IsoDates) {
+            iso_dates(&mut value);
+        }
+        if self.has(Freedom::ReorderedLists) {
+            reorder_lists(&mut value, collection.filter(|_| ordered));
         }
         serde_json::to_vec(&value).unwrap_or(body)
     }
@@ -339,6 +359,55 @@ fn reverse_keys(value: Value) -> Value {
     }
 }
 
+/// Every text that is a date and time as the document writes it (`2026-11-28 10:00:00`) in
+/// ISO 8601 form with a `T`, the same wall time.
+fn iso_dates(value: &mut Value) {
+    match value {
+        Value::String(text) => {
+            let bytes = text.as_bytes();
+            let shape = "dddd-dd-dd dd:dd:dd";
+            let is_date = bytes.len() == shape.len()
+                && shape.bytes().zip(bytes).all(|(s, b)| if s == b'd' { b.is_ascii_digit() } else { s == *b });
+            if is_date {
+                text.replace_range(10..11, "T");
+            }
+        }
+        Value::Object(map) => map.values_mut().for_each(iso_dates),
+        Value::Array(items) => items.iter_mut().for_each(iso_dates),
+        _ => {}
+    }
+}
+
+/// Every list of the answer reversed, nested ones too, except the items of a list asked for in
+/// an order (`ordered_list`: the list's key when the request had `orderby` or `order`).
+fn reorder_lists(value: &mut Value, ordered_list: Option<&str>) {
+    match value {
+        Value::Array(items) => {
+            items.reverse();
+            items.iter_mut().for_each(|item| reorder_lists(item, None));
+        }
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                match item {
+                    Value::Array(items) if Some(key.as_str()) == ordered_list => {
+                        items.iter_mut().for_each(|item| reorder_lists(item, None))
+                    }
+                    item => reorder_lists(item, None),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a request asks for an order the document names (`orderby`, `order`).
+fn asks_for_an_order(uri: &axum::http::Uri) -> bool {
+    form_urlencoded::parse(uri.query().unwrap_or("").as_bytes()).any(|(key, _)| key == "orderby" || key == "order")
+}
+
+/// The administrator's credentials, which [`Freedom::OpenAccess`] sends with every request.
+const ADMIN_BASIC: &str = "Basic YWRtaW46YWRtaW4tcGFzc3dvcmQ=";
+
 /// Headers that belong to one connection, not to the answer.
 fn hop_by_hop(name: &HeaderName) -> bool {
     matches!(
@@ -368,8 +437,14 @@ impl Proxy {
         let body = axum::body::to_bytes(body, 64 << 20).await.map_err(|e| e.to_string())?;
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         let mut outgoing = self.client.request(parts.method.clone(), format!("{}{target}", self.upstream));
+        let open = self.layer.has(Freedom::OpenAccess);
         for (name, value) in parts.headers.iter().filter(|(name, _)| !hop_by_hop(name)) {
-            outgoing = outgoing.header(name, value);
+            if !(open && name == "authorization") {
+                outgoing = outgoing.header(name, value);
+            }
+        }
+        if open {
+            outgoing = outgoing.header("authorization", ADMIN_BASIC);
         }
         let answer = outgoing.body(body).send().await.map_err(|e| e.to_string())?;
         let status = answer.status().as_u16();
@@ -378,7 +453,8 @@ impl Proxy {
         headers.retain_hop_by_hop_free();
         let bytes = answer.bytes().await.map_err(|e| e.to_string())?.to_vec();
         let new_status = self.layer.status(&parts.method, status);
-        let bytes = self.layer.answer((status, new_status), collection_of(&parts.uri), &mut headers, bytes);
+        let about = (collection_of(&parts.uri), asks_for_an_order(&parts.uri));
+        let bytes = self.layer.answer((status, new_status), about, &mut headers, bytes);
         let mut response = Response::new(Body::from(bytes));
         *response.status_mut() = StatusCode::from_u16(new_status).map_err(|e| e.to_string())?;
         if let (true, Some(length)) = (parts.method == Method::HEAD, length) {
@@ -603,6 +679,21 @@ fn linked_items_read_back_as_ids() {
 }
 
 #[test]
+fn dates_read_back_in_iso_8601_form_with_a_t() {
+    assert_every_must_case_passes(Layer(vec![Freedom::IsoDates]), "iso-dates");
+}
+
+#[test]
+fn lists_in_another_order_where_the_document_fixes_none() {
+    assert_every_must_case_passes(Layer(vec![Freedom::ReorderedLists]), "reordered-lists");
+}
+
+#[test]
+fn every_request_let_through_as_the_administrator() {
+    assert_every_must_case_passes(Layer(vec![Freedom::OpenAccess]), "open-access");
+}
+
+#[test]
 fn every_freedom_at_once() {
     assert_every_must_case_passes(Layer(Freedom::ALL.to_vec()), "all");
 }
@@ -631,6 +722,8 @@ const CREATE_EVENT: usize = 6;
 const TRASH: usize = 7;
 const TRASH_AGAIN: usize = 8;
 const DELETE_TERM: usize = 9;
+const TERMS_BY_NAME: usize = 12;
+const TERMS_BY_ID: usize = 13;
 
 /// The same requests sent to `base_url`, one after the other (the IDs come from the answers).
 async fn probe(client: &reqwest::Client, base_url: &str, tag: &str) -> Vec<Seen> {
@@ -667,7 +760,24 @@ async fn probe(client: &reqwest::Client, base_url: &str, tag: &str) -> Vec<Seen>
     send(Method::DELETE, format!("/events/{}", event["id"]), admin, None).await;
     send(Method::DELETE, format!("/events/{}", event["id"]), admin, None).await;
     send(Method::DELETE, format!("/categories/{}?force=true", term["id"]), admin, None).await;
+    let mut listed = Vec::new();
+    for name in ["A", "B"] {
+        let term = json!({"name": format!("Listed {name} {tag}")});
+        listed.push(send(Method::POST, "/categories".into(), admin, Some(term)).await["id"].clone());
+    }
+    send(Method::GET, format!("/categories?hide_empty=false&search={tag}"), None, None).await;
+    send(Method::GET, format!("/categories?hide_empty=false&search={tag}&orderby=id"), None, None).await;
+    // Gone again, so that the next probe's lists are the same.
+    for id in listed {
+        send(Method::DELETE, format!("/categories/{id}?force=true"), admin, None).await;
+    }
     seen
+}
+
+/// The names of a list of categories, in the order of the answer.
+fn names(seen: &Seen) -> Vec<String> {
+    let list = seen.json()["categories"].as_array().cloned().unwrap_or_default();
+    list.iter().map(|item| item["name"].as_str().unwrap_or("?").to_string()).collect()
 }
 
 /// Every object of `value` has the extra field.
@@ -776,6 +886,20 @@ fn body_or_headers_changed(freedom: Freedom, d: &[Seen], l: &[Seen]) -> Result<(
             let (before, after) = (&d[CREATE_EVENT].json()["categories"], &l[CREATE_EVENT].json()["categories"]);
             expect(before[0]["id"].is_u64() && after[0].is_u64(), "linked items are their IDs")
         }
+        Freedom::IsoDates => {
+            let (before, after) = (&d[CREATE_EVENT].json()["start_date"], &l[CREATE_EVENT].json()["start_date"]);
+            expect(before == "2030-01-01 10:00:00" && after == "2030-01-01T10:00:00", "dates have a T")
+        }
+        Freedom::ReorderedLists => expect(
+            names(&d[TERMS_BY_NAME]) == ["Listed A direct", "Listed B direct"]
+                && names(&l[TERMS_BY_NAME]) == ["Listed B layer", "Listed A layer"]
+                && names(&l[TERMS_BY_ID]) == ["Listed A layer", "Listed B layer"],
+            "a list comes reversed unless it was asked for in an order",
+        ),
+        Freedom::OpenAccess => expect(
+            [ANONYMOUS_WRITE, SUBSCRIBER_WRITE].iter().all(|i| d[*i].status >= 400 && l[*i].status == 201),
+            "a write without credentials, or as a subscriber, goes through",
+        ),
         Freedom::ListItemsOnly => expect(
             keys(&d[LIST].json()).len() > 1 && keys(&l[LIST].json()) == ["categories"],
             "a list is its items only",

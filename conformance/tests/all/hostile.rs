@@ -10,7 +10,9 @@
 //! - no credential appears in any output, in any encoding (h3, h4, h5);
 //! - every `--repro` script, run with `sh`, runs no planted command (h1, h2), and the `--repro`
 //!   folder's planted symbolic links are not followed (h7);
-//! - the huge answer does not take the runner's memory with it (h13, measured on Linux).
+//! - the huge answer does not take the runner's memory with it (h13, measured on Linux);
+//! - devices, FIFOs and symbolic links to them are refused as the files the runner reads and
+//!   writes (r17).
 
 use crate::common;
 
@@ -752,4 +754,50 @@ fn h7_repro_follows_no_planted_link() {
         assert!(text(&output).contains("is a symbolic link"), "{}", text(&output));
     }
     assert_eq!(files_in(&temp.join("elsewhere")), Vec::<PathBuf>::new());
+}
+
+/// Issue 36, R17: hostile runner inputs and outputs. A device (`/dev/zero`), a FIFO, or a
+/// symbolic link to either, given as a file the runner reads (`--rerun-failed`,
+/// `--expectations`, a case file) or writes (`--json`, `--junit`, `--html`,
+/// `--write-expectations`), is refused at once with a message that says what it is: no run
+/// reads until memory runs out or waits for the other end of a pipe.
+#[cfg(unix)]
+#[test]
+fn r17_devices_fifos_and_links_to_them_are_refused_as_runner_files() {
+    let temp = common::temp("r17");
+    let status = Command::new("mkfifo").arg(temp.join("fifo")).status().unwrap();
+    assert!(status.success());
+    std::os::unix::fs::symlink("/dev/zero", temp.join("zero-link")).unwrap();
+    std::os::unix::fs::symlink(temp.join("fifo"), temp.join("fifo-link")).unwrap();
+    let limit = Duration::from_secs(30);
+    let refused = [
+        (vec!["--rerun-failed", "/dev/zero"], "is a device"),
+        (vec!["--expectations", "/dev/zero"], "is a device"),
+        (vec!["--rerun-failed", "zero-link"], "is a device"),
+        (vec!["--rerun-failed", "fifo"], "is a FIFO"),
+        (vec!["--expectations", "fifo-link"], "is a FIFO"),
+        (vec!["--json", "fifo"], "is a FIFO"),
+        (vec!["--junit", "/dev/null"], "is a device"),
+        (vec!["--html", "fifo-link"], "is a FIFO"),
+        (vec!["--write-expectations", "fifo"], "is a FIFO"),
+    ];
+    for (args, needle) in refused {
+        let args = [&args[..], &["--level", "must", "events/read::"]].concat();
+        let (output, _) = run_conformance(&temp, &args, limit);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output));
+        assert!(text(&output).contains(needle), "{args:?}: {}", text(&output));
+    }
+    // A case file that is a FIFO, or a link to a device, is a file that does not load (exit 2).
+    let cases = temp.join("cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    let case = "level: must\ncases:\n  - name: the list answers\n    steps: [{request: {path: /events}, expect: {status: 2xx}}]\n";
+    std::fs::write(cases.join("fine.yaml"), case).unwrap();
+    let status = Command::new("mkfifo").arg(cases.join("pipe.yaml")).status().unwrap();
+    assert!(status.success());
+    std::os::unix::fs::symlink("/dev/zero", cases.join("zero.yaml")).unwrap();
+    let (output, _) = run_conformance(&temp, &["--cases", "cases"], limit);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    for needle in ["is a FIFO", "is a device", "fine::the list answers ... ok"] {
+        assert!(text(&output).contains(needle), "{needle}: {}", text(&output));
+    }
 }

@@ -15,7 +15,7 @@ use crate::model::Level;
 use crate::outcome::{CaseReport, Outcome, StepRecord};
 use crate::report::curl::curl;
 use crate::report::secrets::Secrets;
-use crate::report::summary::{render as summary_text, Tally};
+use crate::report::summary::{Run, Tally};
 use crate::report::{bounded_body, MAX_BODY};
 
 const TEMPLATE: &str = include_str!("template.html");
@@ -25,6 +25,8 @@ pub struct Page<'a> {
     /// `run r0abc… against the embedded reference server, 2026-…`.
     pub meta: &'a str,
     pub expectations_file: &'a str,
+    /// The run's tally with its selection (`None`: counted from the reports, the whole suite).
+    pub tally: Option<&'a Tally>,
     /// The route × method items of the interface with the cases that send them.
     pub coverage: Option<&'a Coverage>,
     /// Prefix that turns a case file's path into a link (`file:///home/…/`), empty for none.
@@ -50,10 +52,18 @@ pub fn escape(text: &str) -> String {
 
 /// The page of a run.
 pub fn render(reports: &[CaseReport], page: &Page) -> String {
-    let tally = Tally::of(reports);
-    let summary = summary_text(&tally, page.expectations_file);
-    let last = summary.lines().last().unwrap_or_default();
-    let (verdict, exit) = last.split_once("; ").unwrap_or((last, ""));
+    let counted;
+    let tally = match page.tally {
+        Some(tally) => tally,
+        None => {
+            counted = Tally::of(reports);
+            &counted
+        }
+    };
+    let run = Run { tally, expectations_file: page.expectations_file };
+    let last = run.verdict_line();
+    let (verdict, exit) = last.split_once("; ").unwrap_or((&last, ""));
+    let selection = run.selection_line().unwrap_or_else(|| "selection: the whole suite".into());
     let class = if verdict.contains("DOES NOT CONFORM") {
         "fails"
     } else if verdict.contains("CONFORMS") {
@@ -77,7 +87,8 @@ pub fn render(reports: &[CaseReport], page: &Page) -> String {
         ("{{VERDICT_CLASS}}", class.to_string()),
         ("{{VERDICT}}", escape(verdict)),
         ("{{EXIT}}", escape(exit)),
-        ("{{LEVELS}}", levels(&tally)),
+        ("{{SELECTION}}", escape(&selection)),
+        ("{{LEVELS}}", levels(tally)),
         ("{{CAUSES}}", causes_table(reports, page)),
         ("{{MATRIX}}", matrix(reports, page.coverage)),
         ("{{FAILURE_COUNT}}", failures.len().to_string()),
@@ -137,13 +148,15 @@ fn causes_table(reports: &[CaseReport], page: &Page) -> String {
     if causes.is_empty() {
         return "<p>None.</p>".into();
     }
-    let mut out = String::from("<table class=\"causes\"><tr><th>cases</th><th>route</th><th>what</th><th>expected</th><th>got</th><th>example</th></tr>");
+    let mut out = String::from("<table class=\"causes\"><tr><th>cases</th><th>level</th><th>route</th><th>what</th><th>expected</th><th>got</th><th>example</th></tr>");
     let text = |t: &str| escape(&page.secrets.redact(t));
     for cause in &causes {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"level-{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            cause.level.map_or("file", |l| l.name()),
             cause.cases,
+            cause.level.map_or("file", |l| l.name()),
             text(&cause.route),
             text(&cause.what),
             text(&cause.expected),
@@ -422,7 +435,13 @@ fn others(reports: &[CaseReport]) -> String {
             Outcome::Skipped(reason) => reason.as_str(),
             _ => "",
         };
-        let _ = write!(out, "<li data-case=\"{name}\">{name}: {}</li>", escape(reason), name = escape(&r.name));
+        let _ = write!(
+            out,
+            "<li data-case=\"{name}\">{name} <span class=\"skip\">({})</span>: {}</li>",
+            r.level.map(|l| l.name()).unwrap_or(""),
+            escape(reason),
+            name = escape(&r.name)
+        );
     }
     out.push_str("</ul></details>");
     out
@@ -434,7 +453,7 @@ mod tests {
     use crate::report::message::tests::failing_report;
 
     fn page(secrets: &Secrets) -> Page<'_> {
-        Page { meta: "run r1", expectations_file: "", coverage: None, file_link_base: "", secrets }
+        Page { meta: "run r1", expectations_file: "", tally: None, coverage: None, file_link_base: "", secrets }
     }
 
     #[test]
