@@ -252,6 +252,82 @@ cases:
     );
 }
 
+/// The set-up steps of a case that assert more than a status class. A set-up step prepares data
+/// for a later step: it captures something and checks nothing but its status. Whatever the
+/// case's level, it asserts `2xx` or `4xx` only, so that a freedom the interface leaves (a create
+/// answered 200) does not hide what the case is about; a case whose name states the status
+/// (`… answers 201 …`) is about it, and keeps it.
+fn setup_overreach(case: &Case) -> Vec<String> {
+    let mut out = Vec::new();
+    let last = case.steps.len().saturating_sub(1);
+    for (n, step) in case.steps.iter().enumerate() {
+        let expect = &step.expect;
+        let checks_only_status = expect.json.is_none() && expect.headers.is_empty() && expect.paths.is_empty();
+        if n == last || step.capture.is_empty() || !checks_only_status {
+            continue;
+        }
+        let Some(status) = &expect.status else { continue };
+        let exact = match &status.kind {
+            NodeKind::Str(t) => !matches!(t.source.as_str(), "2xx" | "4xx" | "1xx" | "3xx" | "5xx"),
+            _ => true,
+        };
+        let named = match &status.kind {
+            NodeKind::Number(code) => case.name.contains(&code.to_string()),
+            _ => false,
+        };
+        if exact && !named {
+            out.push(format!(
+                "set-up step {} asserts an exact status at line {} (write 2xx or 4xx)",
+                n + 1,
+                status.at.line
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn set_up_steps_assert_only_a_status_class() {
+    let cases = cases_of(conformance::loader::load_dir(&root().join("cases")).expect("cases/"));
+    let report: Vec<String> = cases
+        .iter()
+        .flat_map(|case| setup_overreach(case).into_iter().map(move |p| format!("{} ({}): {p}", case.name, case.file)))
+        .collect();
+    assert!(
+        report.is_empty(),
+        "{} set-up step(s) assert more than a status class:\n{}",
+        report.len(),
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_set_up_rule_catches_each_kind() {
+    let source = r#"
+level: should
+spec: ["S1"]
+cases:
+  - {name: fine, steps: [{request: {path: /}, expect: {status: 2xx}, capture: {id: $.id}},
+                         {request: {path: /x}, expect: {status: 200, json: {id: 1}}}]}
+  - {name: exact create, steps: [{request: {path: /}, expect: {status: 201}, capture: {id: $.id}},
+                                 {request: {path: /x}, expect: {status: 200}}]}
+  - {name: exact refusal first, steps: [{request: {path: /}, expect: {status: 400}, capture: {c: $.code}},
+                                        {request: {path: /x}, expect: {status: 200}}]}
+  - {name: a set, steps: [{request: {path: /}, expect: {status: {$in: [200, 201]}}, capture: {id: $.id}},
+                          {request: {path: /x}}]}
+  - {name: the create answers 201, steps: [{request: {path: /}, expect: {status: 201}, capture: {id: $.id}},
+                                           {request: {path: /x}}]}
+  - {name: a check, steps: [{request: {path: /}, expect: {status: 201, json: {a: 1}}, capture: {id: $.id}},
+                            {request: {path: /x}}]}
+  - {name: no capture, steps: [{request: {path: /}, expect: {status: 201}}, {request: {path: /x}}]}
+  - {name: the last step, steps: [{request: {path: /}, expect: {status: 201}, capture: {id: $.id}}]}
+"#;
+    let cases = cases_of(vec![conformance::loader::load_source("t", "t.yaml", source)]);
+    let flagged: Vec<&str> =
+        cases.iter().filter(|c| !setup_overreach(c).is_empty()).map(|c| c.name.trim_start_matches("t::")).collect();
+    assert_eq!(flagged, ["exact create", "exact refusal first", "a set"]);
+}
+
 #[test]
 fn behaviour_md_has_both_parts() {
     let text = std::fs::read_to_string(root().join("docs/behaviour.md")).expect("docs/behaviour.md");
