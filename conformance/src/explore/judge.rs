@@ -69,7 +69,85 @@ pub fn findings(step: &Step, compared: &Compared, legs: &[Leg; 2]) -> Vec<Findin
         Leg::Answered(answer) => Some(answer.status),
         Leg::Unanswered(_) => None,
     });
-    compared.differences.iter().filter_map(|d| finding(step, d, statuses)).collect()
+    let bodies = legs.each_ref().map(|leg| match leg {
+        Leg::Answered(answer) => serde_json::from_str::<Value>(&answer.text).ok(),
+        Leg::Unanswered(_) => None,
+    });
+    compared
+        .differences
+        .iter()
+        .filter(|d| !clock_noise(d, &bodies, wrote_date(step)))
+        .filter_map(|d| finding(step, d, statuses))
+        .collect()
+}
+
+/// The CMS's date of an item that has none yet (an unpublished item's `date_utc`).
+const ZERO_DATE: &str = "0000-00-00 00:00:00";
+
+/// A difference that only the two sites' clocks and the CMS's own dating rules make, and that
+/// tells nothing of the implementation, so it is not judged:
+/// - `modified`, `modified_utc`: the time of the last write on each side's clock (and a
+///   back-dated create sets `modified` to that date on a real site);
+/// - `date`, `date_utc`: when one side shows the zero date, when the two are within two seconds
+///   (two clocks), or when the item is neither published nor scheduled on either side (an
+///   unpublished item's date follows its writes) and the step did not write a `date` (one it
+///   wrote must read back: a real site's sticky draft that takes the time of the update instead
+///   is a finding).
+fn clock_noise(difference: &Difference, bodies: &[Option<Value>; 2], wrote_date: bool) -> bool {
+    if difference.kind != Kind::Value {
+        return false;
+    }
+    let field = last_key(&difference.path);
+    let [a, b] = [&difference.a, &difference.b].map(|text| serde_json::from_str::<String>(text).ok());
+    let (Some(a), Some(b)) = (a, b) else { return false };
+    let (Some(ta), Some(tb)) = (datetime(&a), datetime(&b)) else {
+        return false;
+    };
+    match field {
+        "modified" | "modified_utc" => true,
+        "date" | "date_utc" => {
+            let zero = a == ZERO_DATE || b == ZERO_DATE;
+            let close = matches!((ta, tb), (Some(x), Some(y)) if (x - y).num_seconds().abs() <= 2);
+            let unpublished = bodies.iter().flatten().any(|body| {
+                let status =
+                    container(body, &difference.path).and_then(|item| item.get("status")).and_then(Value::as_str);
+                status.is_some_and(|s| s != "publish" && s != "future")
+            });
+            zero || close || (unpublished && !wrote_date)
+        }
+        _ => false,
+    }
+}
+
+/// Whether the step's body writes a `date`.
+fn wrote_date(step: &Step) -> bool {
+    step.body.as_ref().is_some_and(|body| body.contains_key("date"))
+}
+
+/// `Some(Some(time))` for a CMS datetime, `Some(None)` for the zero date, `None` otherwise.
+fn datetime(text: &str) -> Option<Option<chrono::NaiveDateTime>> {
+    if text == ZERO_DATE {
+        return Some(None);
+    }
+    chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S").ok().map(Some)
+}
+
+/// The object that holds the field a path ends in (`$.events[2].date` → the third event).
+fn container<'a>(body: &'a Value, path: &str) -> Option<&'a Value> {
+    let field = last_key(path);
+    let inner = path.strip_prefix('$')?.strip_suffix(field)?.strip_suffix('.')?;
+    let mut value = body;
+    for part in inner.split('.').filter(|p| !p.is_empty()) {
+        let mut pieces = part.split('[');
+        let key = pieces.next()?;
+        if !key.is_empty() {
+            value = value.get(key)?;
+        }
+        for index in pieces {
+            value = value.get(index.strip_suffix(']')?.parse::<usize>().ok()?)?;
+        }
+    }
+    Some(value)
 }
 
 fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> Option<Finding> {
@@ -159,6 +237,35 @@ fn item_field(body: &Value, path: &str, step: &Step) -> Option<(String, u64, Str
     }
     let id = value.get("id")?.as_u64()?;
     Some((space, id, field.to_string()))
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    fn value_difference(path: &str, a: &str, b: &str) -> Difference {
+        Difference { path: path.into(), kind: Kind::Value, a: format!("{a:?}"), b: format!("{b:?}") }
+    }
+
+    #[test]
+    fn the_clocks_and_the_cms_dating_rules_are_not_judged() {
+        let published = [Some(serde_json::json!({"status": "publish"})), None];
+        let draft = [None, Some(serde_json::json!({"events": [{"status": "draft"}]}))];
+        let noise = |path, a, b, bodies: &[Option<Value>; 2]| clock_noise(&value_difference(path, a, b), bodies, false);
+        assert!(noise("$.modified", "2026-01-01 10:00:00", "2026-12-07 08:00:00", &published));
+        assert!(noise("$.date_utc", "0000-00-00 00:00:00", "2026-12-07 08:00:00", &published));
+        assert!(noise("$.date", "2026-12-07 08:00:01", "2026-12-07 08:00:00", &published));
+        assert!(noise("$.events[0].date", "2026-12-07 09:00:00", "2026-12-07 08:00:00", &draft));
+        // A date the step wrote must read back, draft or not.
+        let written = value_difference("$.events[0].date", "2026-12-07 09:00:00", "2022-02-03 04:05:06");
+        assert!(!clock_noise(&written, &draft, true));
+        // A published item's date an hour apart is a real difference, and so is any other field.
+        assert!(!noise("$.date", "2026-12-07 09:00:00", "2026-12-07 08:00:00", &published));
+        assert!(!noise("$.start_date", "2026-12-07 09:00:00", "2026-12-07 08:00:00", &published));
+        assert!(!noise("$.modified", "yesterday", "2026-12-07 08:00:00", &published));
+        let key = Difference { path: "$.modified".into(), kind: Kind::Key, a: "absent".into(), b: "\"x\"".into() };
+        assert!(!clock_noise(&key, &published, false));
+    }
 }
 
 #[cfg(test)]
