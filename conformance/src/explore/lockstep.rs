@@ -49,6 +49,8 @@ pub struct Lockstep<'a> {
     now: DateTime<Utc>,
     /// Per side: the ID each creating step got, by label.
     ids: [BTreeMap<usize, u64>; 2],
+    /// The creating steps that made an item on one side only (the other refused it).
+    diverged: BTreeSet<usize>,
     state: State,
 }
 
@@ -57,7 +59,8 @@ impl<'a> Lockstep<'a> {
     pub fn new(sides: [&'a Side; 2], client: &'a Client, token: &str, now: DateTime<Utc>) -> Lockstep<'a> {
         let state =
             State { ids: IdPairs::default(), clocks: Clocks { offset: None, tolerance: 5 }, ignored: BTreeSet::new() };
-        Lockstep { sides, client, token: token.to_string(), now, ids: [BTreeMap::new(), BTreeMap::new()], state }
+        let ids = [BTreeMap::new(), BTreeMap::new()];
+        Lockstep { sides, client, token: token.to_string(), now, ids, diverged: BTreeSet::new(), state }
     }
 
     /// The IDs side `k` gave the creates so far, by label.
@@ -84,10 +87,24 @@ impl<'a> Lockstep<'a> {
                 }
             }
         }
+        if step.creates() && self.ids[0].contains_key(&step.label) != self.ids[1].contains_key(&step.label) {
+            self.diverged.insert(step.label);
+        }
         let norm = Normalisers { a: &self.sides[0].normaliser, b: &self.sides[1].normaliser };
         let space = Space::of_key(step.resource.segment());
         let compared = compare::exchange(&mut self.state, &norm, space, &legs[0], &legs[1]);
         Played { request: format!("{} {}", requests[0].method, requests[0].url), legs, compared }
+    }
+
+    /// Whether `step` names an item that exists on one side only (`{{id_N}}` or `{{slug_N}}` of
+    /// a create that one side refused): its answers then differ as a consequence of that
+    /// create, which was judged when it happened.
+    pub fn follows_diverged(&self, step: &Step) -> bool {
+        let mut texts: Vec<&str> = vec![&step.path];
+        texts.extend(step.query.iter().map(|(_, v)| v.as_str()));
+        let body = step.body.as_ref().map(|b| Value::Object(b.clone()).to_string()).unwrap_or_default();
+        texts.push(&body);
+        texts.iter().any(|text| labels_in(text).any(|label| self.diverged.contains(&label)))
     }
 
     /// The request of `step` for side `k`.
@@ -151,6 +168,14 @@ impl<'a> Lockstep<'a> {
     }
 }
 
+/// The labels of the `{{id_N}}` and `{{slug_N}}` templates of a text.
+fn labels_in(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.split("{{").skip(1).filter_map(|part| {
+        let inner = part.split("}}").next()?;
+        inner.strip_prefix("id_").or_else(|| inner.strip_prefix("slug_"))?.parse().ok()
+    })
+}
+
 /// The label of a text that is exactly `{{id_N}}`.
 fn whole_id(text: &str) -> Option<usize> {
     text.strip_prefix("{{id_")?.strip_suffix("}}")?.parse().ok()
@@ -195,5 +220,6 @@ mod tests {
         assert_eq!(lockstep.render("{{id_3}},{{id_4}}", 1), format!("7,{UNKNOWN_ID}"));
         let body = serde_json::json!({"venue": "{{id_3}}", "tags": ["{{id_3}}"], "title": "a {{token}}"});
         assert_eq!(lockstep.render_json(&body, 1), serde_json::json!({"venue": 7, "tags": [7], "title": "a xword"}));
+        assert_eq!(labels_in("/events/{{id_3}}?x={{slug_12}}&y={{token}}").collect::<Vec<_>>(), [3, 12]);
     }
 }

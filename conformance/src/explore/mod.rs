@@ -174,6 +174,8 @@ struct Tally {
     /// Must or should differences, each time one was seen.
     found: usize,
     may: usize,
+    /// Steps on an item that exists on one side only, not judged.
+    diverged: u64,
     /// What the reference server answered, by status class: how much of the sequence succeeds.
     classes: BTreeMap<u16, u64>,
     distinct: Vec<Distinct>,
@@ -197,9 +199,11 @@ impl Explorer<'_> {
         while tally.count < self.cli.max_steps() && self.cli.time.is_none_or(|limit| start.elapsed() < limit) {
             self.pace(start, tally.count).await;
             let step = generator.step();
+            let follows_diverged = lockstep.follows_diverged(&step);
             let played = lockstep.play(&step).await;
             tally.count += 1;
-            let judged = explained.judge(&step, &played.compared, &played.legs);
+            tally.diverged += u64::from(follows_diverged);
+            let judged = if follows_diverged { None } else { explained.judge(&step, &played.compared, &played.legs) };
             steps.push(step);
             if let lockstep::Leg::Answered(answer) = &played.legs[1] {
                 *tally.classes.entry(answer.status / 100).or_default() += 1;
@@ -270,6 +274,12 @@ impl Explorer<'_> {
             tally.found,
             tally.may,
         );
+        if tally.diverged > 0 {
+            println!(
+                "explore: {} step(s) on items that exist on one side only (a create one side refused, judged when it happened) were not judged",
+                tally.diverged
+            );
+        }
     }
 
     /// Waits so that at most `--rate` steps go per second.
