@@ -148,9 +148,14 @@ pub fn render_cost(stored: &StoredCost) -> (String, Value) {
 
 /// The JSON-LD `offers.price` the plugin writes: the cost as in [`render_cost`] but without
 /// currency symbols (recorded: `"€15"` → `"15"`, `["0$","20$","30$"]` → `"Free – 30"`,
-/// `"10"` → `"10"`). `None` when the event has no cost (no `offers` then).
+/// `"10"` → `"10"`), and `"0"` for a cost shown as `Free` alone. `None` when the event has no
+/// cost (no `offers` then).
 pub fn offer_price(stored: &StoredCost) -> Option<String> {
-    (!stored.is_empty()).then(|| formatted_cost(stored, &event_costs(stored), false))
+    // The plugin's JSON-LD normalises a price that is the word Free alone to "0" (observed on a
+    // real site: a cost of "Free", "$0" or "0$" gives the offer a price of "0").
+    let price = (!stored.is_empty()).then(|| formatted_cost(stored, &event_costs(stored), false))?;
+    let free = crate::text::php_trim(&price).eq_ignore_ascii_case("free");
+    Some(if free { "0".to_string() } else { price })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,6 +501,11 @@ mod tests {
         assert_eq!(price(json!("$25")).as_deref(), Some("25"));
         assert_eq!(price(json!("10")).as_deref(), Some("10"));
         assert_eq!(price(json!(0)), None);
+        // Observed on a real site: a price that is the word Free alone is "0".
+        assert_eq!(price(json!("Free")).as_deref(), Some("0"));
+        assert_eq!(price(json!("$0")).as_deref(), Some("0"));
+        assert_eq!(price(json!("0$")).as_deref(), Some("0"));
+        assert_eq!(price(json!(["Free", "10"])).as_deref(), Some("10"));
     }
 
     #[test]

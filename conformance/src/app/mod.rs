@@ -166,6 +166,7 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
         left_out: selection.left_out,
     };
     let conclusion = harness::run(&options, selection.trials, selection.filtered_out);
+    late_sweep(&shared);
     let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
     reports.sort_by(|a, b| a.name.cmp(&b.name));
     let mut tally = report::summary::Tally::of(&reports);
@@ -194,6 +195,31 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
         0 if conclusion.failed > 0 => 101,
         code => code,
     })
+}
+
+/// After the cases, against an outside implementation: what creates without an answer left
+/// (the implementation may have finished them after their case ended) is searched for by each
+/// case's word and deleted; one line says what was found.
+fn late_sweep(shared: &Shared) {
+    let Mode::Outside { endpoint, .. } = &shared.mode else { return };
+    let unanswered = shared.settings.late_sweep.lock().map(|l| l.clone()).unwrap_or_default();
+    if unanswered.is_empty() || !shared.settings.sweep {
+        return;
+    }
+    let settings = &shared.settings;
+    let (deleted, problems) = shared.runtime.block_on(runner::sweep::late(
+        &unanswered,
+        endpoint,
+        &shared.client,
+        &settings.connections,
+        settings.max_response,
+    ));
+    let went_wrong =
+        if problems.is_empty() { String::new() } else { format!(" ({} request(s) went wrong)", problems.len()) };
+    eprintln!(
+        "sweep: {} create(s) got no answer; {deleted} item(s) they left were found by their case's word and deleted{went_wrong}",
+        unanswered.len()
+    );
 }
 
 /// What every trial shares, from the options; the checks of the options that need no case.
@@ -261,6 +287,7 @@ fn shared_of(cli: &Cli, loaded: &[Loaded]) -> Result<Shared, String> {
             connections: Default::default(),
             liveness,
             disposable,
+            late_sweep: Default::default(),
         },
         keep_bodies: cli.json_full,
         repro: cli.repro.clone(),

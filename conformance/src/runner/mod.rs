@@ -53,6 +53,9 @@ pub struct Settings {
     /// The implementation is dropped with the case (an embedded server): after a request that
     /// timed out, the cleanup would only wait on it too.
     pub disposable: bool,
+    /// Creates that got no answer, searched for once more when the run ends (the
+    /// implementation may still have been writing them when their case ended).
+    pub late_sweep: Arc<std::sync::Mutex<Vec<sweep::Unanswered>>>,
 }
 
 /// Per-case values.
@@ -96,6 +99,12 @@ pub async fn run_case(
             max_response: settings.max_response,
         };
         cleanup.extend(sweep::sweep(&ledger, endpoint, &sender).await);
+        let late = ledger.unanswered_creates().map(|collection| sweep::Unanswered {
+            collection,
+            case_id: ctx.case_id.clone(),
+            case: case.name.clone(),
+        });
+        settings.late_sweep.lock().unwrap_or_else(|e| e.into_inner()).extend(late);
     }
     // A case cut short by an implementation that stopped answering, which another case found
     // and reported: not run to its end, rather than one more failure of the same cause. A case
@@ -592,6 +601,7 @@ mod tests {
                 connections: Default::default(),
                 liveness: None,
                 disposable,
+                late_sweep: Default::default(),
             };
             let report = runtime.block_on(run_case(&case, &endpoint, &client, &ctx, &settings));
             assert!(

@@ -175,6 +175,11 @@ impl Ledger {
         out
     }
 
+    /// The collections a create was sent to that gave no answer.
+    pub fn unanswered_creates(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.unanswered.iter().copied()
+    }
+
     fn is_deleted(&self, c: &Created) -> bool {
         self.deleted.contains(&(c.collection, c.id))
             || c.slug.as_ref().is_some_and(|slug| self.deleted_slugs.contains(&(c.collection, slug.clone())))
@@ -272,6 +277,41 @@ pub async fn sweep(ledger: &Ledger, endpoint: &Endpoint, sender: &Sender<'_>) ->
         records.push(record);
     }
     records
+}
+
+/// A create that got no answer: its case's items are searched for again when the run ends.
+#[derive(Clone, Debug)]
+pub struct Unanswered {
+    pub collection: &'static str,
+    pub case_id: String,
+    /// The case's name, for the connection log.
+    pub case: String,
+}
+
+/// At the end of a run: searches for what each create without an answer left and deletes it
+/// as administrator; how many items were deleted, and the records of what went wrong.
+pub async fn late(
+    unanswered: &[Unanswered],
+    endpoint: &Endpoint,
+    client: &Client,
+    connections: &Connections,
+    max_response: u64,
+) -> (usize, Vec<StepRecord>) {
+    let (mut deleted, mut problems) = (0, Vec::new());
+    for item in unanswered {
+        let sender = Sender { client, connections, case: &item.case, case_id: &item.case_id, max_response };
+        let (found, record) = search(item.collection, endpoint, &sender).await;
+        problems.extend(record);
+        for (i, created) in found.iter().enumerate() {
+            let record = delete(created, Some(ADMINISTRATOR), endpoint, &sender, &format!("late sweep[{i}]")).await;
+            if record.ok() {
+                deleted += 1;
+            } else {
+                problems.push(record);
+            }
+        }
+    }
+    (deleted, problems)
 }
 
 /// How the sweep sends.

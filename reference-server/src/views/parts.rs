@@ -164,7 +164,15 @@ pub fn event_ld_tail(site: &Site, event: &Event) -> Map<String, Value> {
 }
 
 pub fn venue_ld(venue: &Venue, image_record: Option<&Image>) -> Value {
-    let region = if venue.stateprovince.is_empty() { &venue.state } else { &venue.stateprovince };
+    // The plugin's region: the stored state-or-province, else the state in the United States,
+    // else the province (a state given outside the United States is not a region).
+    let region = if !venue.stateprovince.is_empty() {
+        &venue.stateprovince
+    } else if &*venue.country == "United States" {
+        &venue.state
+    } else {
+        &venue.province
+    };
     let mut address = Map::new();
     address.insert("@type".into(), json!("PostalAddress"));
     for (key, value) in [
