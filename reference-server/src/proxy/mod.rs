@@ -161,7 +161,7 @@ fn forwarded_part(prefix: &Prefix, uri: &hyper::Uri) -> Option<(Option<Lang>, St
         .find(|lang| strip_ci(under_site, &format!("/{}", lang.code())).is_some_and(|rest| rest.starts_with('/')));
     let under_lang = lang.map_or(under_site, |lang| &under_site[1 + lang.code().len()..]);
     let rest = strip_ci(under_lang, prefix.root)?;
-    if !(rest.is_empty() || rest.starts_with('/')) {
+    if !(rest.is_empty() || rest.starts_with('/')) || !normalised(uri.path()) {
         return None;
     }
     Some((
@@ -171,6 +171,15 @@ fn forwarded_part(prefix: &Prefix, uri: &hyper::Uri) -> Option<(Option<Lang>, St
             None => rest.to_string(),
         },
     ))
+}
+
+/// Whether a path stays where it says once a site resolves it: no `.` or `..` segment, written
+/// as is or percent-encoded (`%2e%2e`, `..%2f`), and no backslash (which some sites read as a
+/// slash). A path that fails this could leave the REST root on the site (`/wp-json/../x`), so
+/// it is not forwarded.
+fn normalised(path: &str) -> bool {
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    !decoded.contains('\\') && decoded.split('/').all(|segment| segment != "." && segment != "..")
 }
 
 fn strip_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {

@@ -215,3 +215,49 @@ async fn hostile_input_on_every_route_method_and_identity() {
     // The server still works.
     srv.event("Still alive", 3, json!({})).await;
 }
+
+// ----- a proxy in front of a site: hostile paths (R1) -----
+
+/// Sends `method path` as written, with no body, and returns the status line.
+async fn raw_status(srv: &Srv, method: &str, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(srv.server.addr()).await.expect("connect");
+    let request = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", srv.server.addr());
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(30), stream.read_to_end(&mut answer)).await;
+    read.expect("the server closes").expect("reads");
+    String::from_utf8_lossy(&answer).lines().next().unwrap_or("").to_string()
+}
+
+/// Every spelling of a dot segment, on every method, through a checking proxy: none reaches
+/// the site outside its REST root (the site's own journal shows every path it received).
+#[tokio::test]
+async fn hostile_paths_through_a_proxy_never_leave_the_rest_root() {
+    let site = start_with(reference_server::Config { admin: true, ..config() }).await;
+    let proxy =
+        start_with(reference_server::Config { proxy_to: Some(site.server.base_url().to_string()), ..config() }).await;
+    let dots =
+        ["..", ".", "%2e%2e", "%2E%2e", ".%2e", "%2e.", "%2e", "..%2f..", "..%5c..", "..\\..", "%2e%2e%2f%2e%2e"];
+    let mut sent = 0;
+    for dot in dots {
+        for prefix in ["/wp-json", "/wp-json/calendar/events/v1", "/wp-json/calendar/events/v1/events", "/fr/wp-json"] {
+            for method in ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+                let path = format!("{prefix}/{dot}/{dot}/{dot}/__admin/reset");
+                let status = raw_status(&proxy, method, &path).await;
+                sent += 1;
+                assert!(!status.contains(" 2"), "{method} {path}: {status}");
+            }
+        }
+    }
+    assert!(sent > 200);
+    let seen = site.site_req(Method::GET, "/__admin/requests?limit=5000").send().await;
+    for entry in seen.expect(200)["requests"].as_array().unwrap() {
+        let path = entry["path"].as_str().unwrap();
+        let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy().to_string();
+        assert!(
+            decoded.split(['/', '\\']).all(|segment| segment != ".." && segment != "."),
+            "the site received {path}"
+        );
+    }
+}

@@ -293,3 +293,53 @@ async fn the_journal_keeps_the_bodies_of_a_proxied_exchange() {
     let id = created["id"].as_u64().unwrap();
     assert!(response.contains(&format!("\"id\":{id}")), "{response}");
 }
+
+/// Sends `method path` as written (no client normalises it) and returns the status line and
+/// the body of the answer.
+async fn raw_request(srv: &Srv, method: &str, path: &str) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(srv.server.addr()).await.expect("connect");
+    let body = if method == "POST" { r#"{"to":"empty"}"# } else { "" };
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        srv.server.addr(),
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(30), stream.read_to_end(&mut answer)).await;
+    read.unwrap_or_else(|_| panic!("{method} {path}: the server closes")).expect("reads");
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text.lines().next().unwrap_or("").to_string();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, body)| body).to_string();
+    (status, body)
+}
+
+/// R1: a path with dot segments, written as is or percent-encoded, is not forwarded: the site
+/// would resolve it outside the REST root, its admin API included.
+#[tokio::test]
+async fn r1_dot_segments_are_not_forwarded() {
+    let site = start_with(reference_server::Config { admin: true, ..config() }).await;
+    site.event("Still there", 3, json!({})).await;
+    let proxy = proxy_to(site.server.base_url(), false).await;
+    let paths = [
+        ("GET", "/wp-json/../__admin/state"),
+        ("POST", "/wp-json/%2e%2e/__admin/reset"),
+        ("POST", "/wp-json/%2E./__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/../../../__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/..%2f..%2f..%2f__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/%2e/../../../__admin/reset"),
+        ("POST", "/fr/wp-json/%2e%2e/__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/events/..%5c..%5c..%5c__admin/reset"),
+    ];
+    for (method, path) in paths {
+        let (status, body) = raw_request(&proxy, method, path).await;
+        assert!(status.contains(" 404 ") && body.contains("rest_no_route"), "{method} {path}: {status} {body}");
+    }
+    assert_eq!(site.get("/events").await.expect(200)["total"], 1, "the site's store is untouched");
+    // A normal path is still forwarded, and a dot inside a segment is no dot segment.
+    let (status, body) = raw_request(&proxy, "GET", "/wp-json/calendar/events/v1/events/by-slug/a..b").await;
+    assert!(!body.contains("rest_no_route"), "forwarded: {status} {body}");
+    let (status, body) = raw_request(&proxy, "GET", "/wp-json/calendar/events/v1/events").await;
+    assert!(status.contains(" 200 ") && body.contains("Still there"), "{status} {body}");
+}
