@@ -120,7 +120,21 @@ pub async fn handle(proxy: &Proxy, local: Local<'_>, request: Request<Incoming>)
     let mut response = Response::new(Full::new(answer.body));
     *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
     *response.headers_mut() = answer.headers;
+    sandbox_unless_json(response.headers_mut());
     response
+}
+
+/// The proxy's origin is also the admin API's: a site's answer that is not JSON (an HTML page,
+/// an SVG image…) could run a script there that drives the admin API. Such an answer is served
+/// in a sandbox (`Content-Security-Policy: sandbox`: a unique origin, no script) and never
+/// sniffed into another type. A site's own policy stays: a browser enforces both.
+fn sandbox_unless_json(headers: &mut hyper::HeaderMap) {
+    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    let kind = headers.get(hyper::header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or("");
+    let essence = kind.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    if !(essence == "application/json" || essence.ends_with("+json")) {
+        headers.append("content-security-policy", HeaderValue::from_static("sandbox"));
+    }
 }
 
 /// An exchange as the recording writes it.

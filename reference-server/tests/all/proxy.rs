@@ -343,3 +343,56 @@ async fn r1_dot_segments_are_not_forwarded() {
     let (status, body) = raw_request(&proxy, "GET", "/wp-json/calendar/events/v1/events").await;
     assert!(status.contains(" 200 ") && body.contains("Still there"), "{status} {body}");
 }
+
+/// What a hostile site answers a request: status, content type, body.
+type Answering = fn(&axum::http::request::Parts) -> (u16, &'static str, Vec<u8>);
+
+/// A site that answers every request with `answering`.
+async fn hostile_site(answering: Answering) -> (String, tokio::task::JoinHandle<()>) {
+    use axum::response::IntoResponse;
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| async move {
+        let (parts, _) = request.into_parts();
+        let (status, kind, body) = answering(&parts);
+        let status = axum::http::StatusCode::from_u16(status).unwrap();
+        (status, [("content-type", kind)], body).into_response()
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}/wp-json"), task)
+}
+
+/// R2: a site's answer that is not JSON is served sandboxed (no script of it runs on the
+/// proxy's origin, which is the admin API's) and never sniffed; JSON answers are not changed
+/// but for `nosniff`.
+#[tokio::test]
+async fn r2_answers_that_are_not_json_are_sandboxed() {
+    fn answering(parts: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+        let page = b"<!doctype html><script>fetch('/__admin/export')</script>".to_vec();
+        match parts.uri.path() {
+            "/wp-json/calendar/events/v1/events" => {
+                (200, "application/json; charset=UTF-8", b"{\"events\":[]}".to_vec())
+            }
+            "/wp-json/calendar/events/v1/image.svg" => {
+                (200, "image/svg+xml", b"<svg><script>1</script></svg>".to_vec())
+            }
+            "/wp-json/calendar/events/v1/none" => (200, "", page),
+            _ => (200, "text/html; charset=UTF-8", page),
+        }
+    }
+    let (base, task) = hostile_site(answering).await;
+    let proxy = proxy_to(&base, true).await;
+    for path in ["/page.html", "/events/1", "/image.svg", "/none"] {
+        let resp = proxy.get(path).await;
+        let policies: Vec<&str> =
+            resp.headers.get_all("content-security-policy").iter().filter_map(|v| v.to_str().ok()).collect();
+        assert!(policies.contains(&"sandbox"), "{path}: {:?}", resp.headers);
+        assert_eq!(resp.header("x-content-type-options"), Some("nosniff"), "{path}");
+    }
+    let json = proxy.get("/events").await;
+    assert_eq!((json.status, json.header("content-security-policy")), (200, None));
+    assert_eq!(json.header("x-content-type-options"), Some("nosniff"));
+    task.abort();
+}
