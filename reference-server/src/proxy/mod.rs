@@ -103,11 +103,17 @@ pub async fn handle(proxy: &Proxy, local: Local<'_>, request: Request<Incoming>)
             Ok(answer) => answer,
             Err(failure) => return refuse(&local, &came, failure_error(failure), verdict.findings),
         };
-    let json = serde_json::from_slice::<Value>(&answer.body).ok();
+    // Parsed within a bound: a huge answer is passed on unchecked, with a finding that says so.
+    let parsed = crate::json_limit::parse(&answer.body, crate::json_limit::MAX_VALUES);
+    let mut findings = verdict.findings.clone();
+    if let Err(too_many @ crate::json_limit::Refusal::TooManyValues(_)) = &parsed {
+        let reason = format!("the site's answer holds {too_many}: the proxy passed it on unchecked");
+        findings.push(Finding { side: crate::journal::Side::Answer, reason, hint: None });
+    }
+    let json = parsed.ok();
     let fields = field_check(&verdict, &query, &parts.method);
     let template =
         fields.as_ref().map(|(template, method)| check::FieldCheck { doc: &proxy.doc, template, method: *method });
-    let mut findings = verdict.findings.clone();
     findings.extend(check::answer(&verdict, answer.status, json.as_ref(), template));
     let code = json.as_ref().filter(|_| answer.status >= 400).and_then(|body| body.get("code")).and_then(Value::as_str);
     let kept = kept_bodies(&local, &parts.headers, &bytes, &answer);

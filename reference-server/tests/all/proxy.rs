@@ -396,3 +396,21 @@ async fn r2_answers_that_are_not_json_are_sandboxed() {
     assert_eq!(json.header("x-content-type-options"), Some("nosniff"));
     task.abort();
 }
+
+/// R3: a site's JSON answer of more values than the proxy parses (as the runner bounds its own
+/// parse) is passed on unchanged and unchecked, with a finding that says so.
+#[tokio::test]
+async fn r3_a_huge_json_answer_is_not_parsed() {
+    fn answering(_: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+        let zeros = "0,".repeat(600_000);
+        (200, "application/json", format!("[{zeros}0]").into_bytes())
+    }
+    let (base, task) = hostile_site(answering).await;
+    let proxy = proxy_to(&base, true).await;
+    let (resp, entry) = through(&proxy, proxy.req(Method::GET, "/events")).await;
+    assert_eq!((resp.status, resp.text.len()), (200, 1_200_003));
+    let reasons: Vec<&str> =
+        entry["findings"].as_array().unwrap().iter().filter_map(|f| f["reason"].as_str()).collect();
+    assert_eq!(reasons, ["the site's answer holds more than 500000 JSON values: the proxy passed it on unchecked"]);
+    task.abort();
+}
