@@ -159,7 +159,7 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         .map_err(|_| invalid(format!("the site address {site_url:?} cannot be written in a Link header")))?;
     let site_path = site_path(&site_url);
     let budget = BodyBudget::new(limits.body_memory);
-    let proxy = crate::proxy::Proxy::new(&app).map_err(invalid)?;
+    let proxy = crate::proxy::Proxy::new(&app, addr).map_err(invalid)?;
     let shared = share(app, opening, |app, mut tools| {
         tools.fixture = fixture;
         // `read_files` keeps to the bound: the stubs of the files fit.

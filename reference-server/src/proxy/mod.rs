@@ -40,14 +40,14 @@ pub struct Proxy {
 
 impl Proxy {
     /// The proxy `--proxy-to` asks for, if it does.
-    pub fn new(app: &App) -> Result<Option<Proxy>, String> {
+    pub fn new(app: &App, own: std::net::SocketAddr) -> Result<Option<Proxy>, String> {
         let Some(base) = app.config.proxy_to.as_deref() else {
             return match app.config.record {
                 Some(_) => Err("--record needs --proxy-to: it records the exchanges through the proxy".into()),
                 None => Ok(None),
             };
         };
-        let site = forward::Site::new(base)?;
+        let site = forward::Site::new(base, own)?;
         let doc = crate::doc::openapi(&context(app), "");
         let recorder = app.config.record.as_deref().map(record::Recorder::new).transpose()?;
         tracing::info!("checking proxy: the interface's requests go to {}", site.base());
@@ -98,6 +98,9 @@ pub async fn handle(proxy: &Proxy, local: Local<'_>, request: Request<Incoming>)
     let Some((lang, rest)) = forwarded_part(&local.prefix, &parts.uri) else {
         return refuse(&local, &came, ApiError::no_route(), verdict.findings);
     };
+    if proxy.site.came_back(&parts.headers) {
+        return refuse(&local, &came, ApiError::of(&LOOP), verdict.findings);
+    }
     let answer =
         match proxy.site.send(&parts.method, (lang.map(Lang::code), &rest), &parts.headers, bytes.clone()).await {
             Ok(answer) => answer,
@@ -333,6 +336,12 @@ const SITE_UNREACHABLE: crate::interface::ErrorKind = crate::interface::ErrorKin
     status: 502,
     message: "The checking proxy could not reach the site.",
     when: "the site behind --proxy-to did not answer",
+};
+const LOOP: crate::interface::ErrorKind = crate::interface::ErrorKind {
+    code: "proxy_loop",
+    status: 508,
+    message: "The request came back to the checking proxy that forwarded it.",
+    when: "the request's Via header shows it went through this proxy already (--proxy-to leads back to it)",
 };
 const ANSWER_TOO_LARGE: crate::interface::ErrorKind = crate::interface::ErrorKind {
     code: "proxy_answer_too_large",

@@ -414,3 +414,45 @@ async fn r3_a_huge_json_answer_is_not_parsed() {
     assert_eq!(reasons, ["the site's answer holds more than 500000 JSON values: the proxy passed it on unchecked"]);
     task.abort();
 }
+
+/// R4: `--proxy-to` the server's own address is refused at start; a loop through another
+/// proxy is cut by the `Via` header the proxy adds (508 proxy_loop, at the second pass).
+#[tokio::test]
+async fn r4_a_proxy_loop_is_refused_or_cut() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listen = free.local_addr().unwrap();
+    drop(free);
+    for base in [format!("http://{listen}/wp-json"), format!("http://localhost:{}/wp-json/", listen.port())] {
+        let config = reference_server::Config { listen, proxy_to: Some(base.clone()), ..config() };
+        let error = reference_server::serve(config).await.err().expect("refused");
+        assert!(error.to_string().contains("own address"), "{base}: {error}");
+    }
+    // A site that forwards every request back to the proxy, headers included.
+    let target = std::sync::Arc::new(std::sync::OnceLock::<String>::new());
+    let back = target.clone();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let back = back.clone();
+        async move {
+            let url = format!("{}{}", back.get().unwrap(), request.uri());
+            let mut forwarded = reqwest::Client::new().request(request.method().clone(), url);
+            for (name, value) in request.headers().iter().filter(|(name, _)| *name != "host") {
+                forwarded = forwarded.header(name, value);
+            }
+            let answer = forwarded.send().await.unwrap();
+            let status = axum::http::StatusCode::from_u16(answer.status().as_u16()).unwrap();
+            let kind = answer.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+            (status, [("content-type", kind)], answer.text().await.unwrap())
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let proxy = proxy_to(&format!("http://{addr}/wp-json"), true).await;
+    target.set(proxy.site().to_string()).unwrap();
+    let since = proxy.site_req(Method::GET, "/__admin/requests?limit=1").send().await.expect(200)["last"].as_u64();
+    proxy.get("/events").await.expect_error(508, "proxy_loop");
+    assert_eq!(entries(&proxy, since.unwrap()).await.len(), 2, "the loop is cut at its second pass");
+    task.abort();
+}
