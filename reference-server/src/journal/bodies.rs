@@ -80,6 +80,30 @@ pub fn response(bytes: &[u8], content_type: Option<&str>) -> Kept {
     cut(text, bytes.len(), content_type)
 }
 
+/// What replaces a secret in a kept text.
+const MASK: &str = "[redacted]";
+
+/// Masks `secrets` (credentials a request carried: a password, a token) wherever the kept text
+/// repeats them: as written, written inside a JSON string, or percent-encoded. Empty secrets
+/// are skipped; longer ones go first, so that one inside another is not masked first.
+pub fn mask(kept: &mut Kept, secrets: &[String]) {
+    let mut forms: Vec<String> = Vec::new();
+    for secret in secrets.iter().filter(|secret| !secret.is_empty()) {
+        let json = serde_json::to_string(secret).unwrap_or_default();
+        let percent = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC).to_string();
+        forms.extend([secret.clone(), json[1..json.len().saturating_sub(1).max(1)].to_string(), percent]);
+    }
+    forms.retain(|form| !form.is_empty());
+    forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+    forms.dedup();
+    for form in &forms {
+        if kept.text.contains(form.as_str()) {
+            kept.text = kept.text.replace(form.as_str(), MASK);
+            kept.redacted = true;
+        }
+    }
+}
+
 /// The first `MAX_BODY` bytes as text (not copying the rest), ending at a character's end.
 fn start_of(bytes: &[u8]) -> Text {
     let mut end = bytes.len().min(MAX_BODY);
@@ -176,6 +200,19 @@ mod tests {
         assert_eq!((answer.text.as_str(), answer.redacted), (r#"{"password":"[redacted]","note":"password"}"#, true));
         let plain = request(br#"{ "title": "T" }"#, Some("application/json"));
         assert_eq!((plain.text.as_str(), plain.redacted), (r#"{ "title": "T" }"#, false));
+    }
+
+    #[test]
+    fn forwarded_secrets_are_masked() {
+        let secrets = ["Pa ss\"w0rd".to_string(), "dG9rZW4=".to_string(), String::new()];
+        let text = r#"{"a":"Pa ss\"w0rd","b":"Pa%20ss%22w0rd","c":"Basic dG9rZW4=","d":"Pa ss"w0rd"}"#;
+        let mut kept = response(text.as_bytes(), Some("application/json"));
+        mask(&mut kept, &secrets);
+        assert_eq!(kept.text, r#"{"a":"[redacted]","b":"[redacted]","c":"Basic [redacted]","d":"[redacted]"}"#);
+        assert!(kept.redacted);
+        let mut plain = response(b"nothing here", None);
+        mask(&mut plain, &secrets);
+        assert_eq!((plain.text.as_str(), plain.redacted), ("nothing here", false));
     }
 
     #[test]

@@ -273,9 +273,37 @@ fn kept_bodies(
     let kind = |headers: &hyper::HeaderMap| {
         headers.get(hyper::header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).map(str::to_string)
     };
-    let request = (!request.is_empty()).then(|| bodies::request(request, kind(request_headers).as_deref()));
-    let response = (!answer.body.is_empty()).then(|| bodies::response(&answer.body, kind(&answer.headers).as_deref()));
+    let mut request = (!request.is_empty()).then(|| bodies::request(request, kind(request_headers).as_deref()));
+    let mut response =
+        (!answer.body.is_empty()).then(|| bodies::response(&answer.body, kind(&answer.headers).as_deref()));
+    let secrets = forwarded_secrets(request_headers);
+    for kept in [&mut request, &mut response].into_iter().flatten() {
+        bodies::mask(kept, &secrets);
+    }
     Some(Bodies { request, response })
+}
+
+/// The credentials the proxy forwards with a request, which the journal masks wherever the
+/// site's answer repeats them: the `Authorization` header's credentials (for Basic, also the
+/// password and its base64), the `X-WP-Nonce` and the values of cookies.
+fn forwarded_secrets(headers: &hyper::HeaderMap) -> Vec<String> {
+    use base64::Engine;
+    let text = |name: &str| headers.get_all(name).into_iter().filter_map(|value| value.to_str().ok()).map(str::trim);
+    let mut secrets = Vec::new();
+    for header in text("authorization") {
+        if let Some((_, password)) = crate::auth::decode_basic(header) {
+            secrets.push(base64::engine::general_purpose::STANDARD.encode(&password));
+            secrets.push(password);
+        }
+        secrets.push(header.split_once(' ').map_or(header, |(_, credentials)| credentials.trim()).to_string());
+    }
+    // A short nonce or cookie value ("1", "yes") is no secret, and masking it would garble the text.
+    let long = |value: &str| (value.chars().count() >= 8).then(|| value.to_string());
+    secrets.extend(text("x-wp-nonce").filter_map(long));
+    for cookies in text("cookie") {
+        secrets.extend(cookies.split(';').filter_map(|pair| pair.split_once('=')).filter_map(|(_, v)| long(v.trim())));
+    }
+    secrets
 }
 
 /// The request log line, with the number of findings and the first one.

@@ -456,3 +456,29 @@ async fn r4_a_proxy_loop_is_refused_or_cut() {
     assert_eq!(entries(&proxy, since.unwrap()).await.len(), 2, "the loop is cut at its second pass");
     task.abort();
 }
+
+/// R5: the credentials the proxy forwarded are masked wherever the site's answer repeats them
+/// in the journal: the password, the Basic token, written as is or inside a JSON string.
+#[tokio::test]
+async fn r5_echoed_credentials_are_masked_in_the_journal() {
+    fn answering(parts: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+        let auth = parts.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        let nonce = parts.headers.get("x-wp-nonce").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        let body = json!({"code": "rest_forbidden", "message": format!("no: {auth} / Alice-S3cret\"Pw / {nonce}"),
+            "data": {"status": 403, "sent": auth, "password": "Alice-S3cret\"Pw"}});
+        (403, "application/json", body.to_string().into_bytes())
+    }
+    let (base, task) = hostile_site(answering).await;
+    let proxy = proxy_to(&base, true).await;
+    let request =
+        proxy.req(Method::GET, "/events").login("alice", "Alice-S3cret\"Pw").header("x-wp-nonce", "0123abcd89");
+    let (resp, entry) = through(&proxy, request).await;
+    assert!(resp.text.contains("Alice-S3cret"), "the answer itself passes on unchanged");
+    let one = proxy.site_req(Method::GET, &format!("/__admin/requests/{}", entry["seq"])).send().await;
+    let kept = one.expect(200)["response_body"].clone();
+    let text = kept["text"].as_str().unwrap();
+    let token = "YWxpY2U6QWxpY2UtUzNjcmV0IlB3";
+    assert!(!text.contains("S3cret") && !text.contains(token) && !text.contains("0123abcd89"), "{text}");
+    assert!(text.contains("[redacted]") && kept["redacted"] == true, "{kept}");
+    task.abort();
+}
