@@ -9,7 +9,8 @@ use serde_json::Value;
 /// The most bytes of each body an entry keeps.
 pub const MAX_BODY: usize = 16 * 1024;
 
-/// Fields whose values never stay (compared without case and without a `[...]` suffix).
+/// Fields whose values never stay (compared without case, at any depth of a nested name:
+/// `password[]`, `event[password]`).
 const SECRET_FIELDS: &[&str] = &["password", "_wpnonce"];
 
 /// One body as kept.
@@ -166,8 +167,8 @@ fn redact_value(value: &mut Value) -> bool {
         Value::Object(map) => {
             let mut found = false;
             for (key, value) in map.iter_mut() {
-                let name = key.split('[').next().unwrap_or("").trim().to_ascii_lowercase();
-                if SECRET_FIELDS.contains(&name.as_str()) {
+                let name = key.to_ascii_lowercase();
+                if name.split(['[', ']']).any(|part| SECRET_FIELDS.contains(&part.trim())) {
                     *value = Value::String("[redacted]".to_string());
                     found = true;
                 } else {
