@@ -65,6 +65,28 @@ pub fn values_at_most(bytes: &[u8], max: usize) -> bool {
     true
 }
 
+/// How many values (keys included, counted as `values_at_most` counts a text) a parsed value
+/// holds, counting no further than `stop`.
+pub fn count(value: &Value, stop: usize) -> usize {
+    let mut seen = 0usize;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        seen += 1;
+        if seen >= stop {
+            return seen;
+        }
+        match value {
+            Value::Array(items) => pending.extend(items.iter()),
+            Value::Object(map) => {
+                seen += map.len();
+                pending.extend(map.values());
+            }
+            _ => {}
+        }
+    }
+    seen
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +100,17 @@ mod tests {
         assert!(matches!(parse(b"[0,0,0,0]", 3), Err(Refusal::TooManyValues(3))));
         assert!(matches!(parse(b"[0,", 10), Err(Refusal::Syntax(_))));
         assert_eq!(parse(b"[0,1]", 3).unwrap(), serde_json::json!([0, 1]));
+    }
+
+    #[test]
+    fn a_parsed_value_is_counted_as_its_text() {
+        for text in [&b"[0,0,0]"[..], br#"{"a":[1,{"b":2}],"c":"d"}"#, b"7", br#"{"a":[[1]]}"#] {
+            let value: Value = serde_json::from_slice(text).unwrap();
+            let counted = count(&value, usize::MAX);
+            assert!(values_at_most(text, counted), "{}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(count(&serde_json::json!([0, 0, 0]), usize::MAX), 4);
+        assert_eq!(count(&serde_json::json!({"a": 1, "b": [2]}), usize::MAX), 6);
+        assert_eq!(count(&serde_json::json!([0, 0, 0, 0, 0]), 3), 3);
     }
 }

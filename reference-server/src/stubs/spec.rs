@@ -9,6 +9,13 @@ use crate::fixtures::Problem;
 
 /// The largest answer body (or merge patch) a stub may hold, as JSON text.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
+/// The most JSON values (keys included) one stub's definition may hold: a parsed value takes
+/// far more memory than its text, and a stub is kept parsed (its definition, its body matcher
+/// and its answer), so its bytes alone do not bound its memory.
+pub const MAX_VALUES: usize = 20_000;
+/// The largest `merge.each` patch, as JSON text: it is copied into every item of a list answer
+/// (at most 50 on a page), so it bounds what a stub adds to an answer.
+pub const MAX_EACH_BYTES: usize = 16 * 1024;
 /// The longest stub name.
 pub const MAX_NAME: usize = 100;
 /// The most query parameters, and the most answer headers, one stub may name.
@@ -49,6 +56,15 @@ pub struct StubSpec {
     pub priority: i64,
     /// The definition as given, for the list.
     pub source: Value,
+    /// What the stub costs to keep: its JSON values and its definition's bytes as JSON text.
+    pub weight: Weight,
+}
+
+/// What a stub costs to keep, for the bounds of all stubs together.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Weight {
+    pub values: usize,
+    pub bytes: usize,
 }
 
 const FIELDS: [&str; 6] = ["name", "request", "response", "merge", "times", "priority"];
@@ -85,10 +101,21 @@ pub fn parse(value: &Value, at: &str, users: &[&str]) -> Result<StubSpec, Vec<Pr
             0
         }),
     };
+    let weight = weigh(value, at, &mut problems);
     match (problems.is_empty(), answer) {
-        (true, Some(answer)) => Ok(StubSpec { name, matcher, answer, times, priority, source: value.clone() }),
+        (true, Some(answer)) => Ok(StubSpec { name, matcher, answer, times, priority, source: value.clone(), weight }),
         _ => Err(problems),
     }
+}
+
+/// The stub's weight, with a problem when it holds more than `MAX_VALUES` values.
+fn weigh(value: &Value, at: &str, problems: &mut Vec<Problem>) -> Weight {
+    let values = crate::json_limit::count(value, MAX_VALUES + 1);
+    if values > MAX_VALUES {
+        let message = format!("a stub holds at most {MAX_VALUES} JSON values (keys included)");
+        problems.push(Problem::new(at.trim_end_matches('.'), message));
+    }
+    Weight { values, bytes: serde_json::to_vec(value).map_or(usize::MAX, |text| text.len()) }
 }
 
 fn unknown_fields(map: &Map<String, Value>, known: &[&str], at: &str, problems: &mut Vec<Problem>) {
@@ -276,6 +303,14 @@ fn merged(value: &Value, at: &str, problems: &mut Vec<Problem>) -> Option<Answer
     for (name, patch) in [("answer", &merge), ("each", &each)] {
         if let Some(patch) = patch {
             check_size(patch, &format!("{at}.{name}"), problems);
+        }
+    }
+    // Copied into every item of a list: a smaller bound.
+    if let Some(patch) = &each {
+        if serde_json::to_vec(patch).map_or(usize::MAX, |text| text.len()) > MAX_EACH_BYTES {
+            let message =
+                format!("is larger than {} KiB (it is copied into every item of a list)", MAX_EACH_BYTES / 1024);
+            problems.push(Problem::new(format!("{at}.each"), message));
         }
     }
     (problems.len() == before).then_some(Answer::Merge { merge, each })

@@ -344,3 +344,30 @@ fn the_schema_of_stub_files_takes_what_the_server_takes() {
         assert!(schemas.validate(&bad, index).is_err(), "{bad}");
     }
 }
+
+/// R8: the stub bounds bound memory and answer size, not only bytes of text: a stub holds at
+/// most 20,000 JSON values, all stubs together 100,000, and a `merge.each` patch (copied into
+/// every item of a list) at most 16 KiB.
+#[tokio::test]
+async fn r8_stub_bounds_bound_values_and_answer_size() {
+    let srv = admin_srv().await;
+    let zeros = |n: usize| Value::Array(vec![json!(0); n]);
+    // Just under 256 KiB of text, but 130,000 values.
+    let heavy = json!({"request": {"path": "/nothing"}, "response": {"body": zeros(130_000)}});
+    let message = add(&srv, heavy).await.expect_error(400, "admin_invalid_stub")["message"].to_string();
+    assert!(message.contains("20000 JSON values"), "{message}");
+    let fits = json!({"request": {"path": "/nothing"}, "response": {"body": zeros(19_000)}});
+    for _ in 0..5 {
+        add(&srv, fits.clone()).await.expect(201);
+    }
+    let message = add(&srv, fits.clone()).await.expect_error(400, "admin_invalid_stub")["message"].to_string();
+    assert!(message.contains("all stubs together hold at most 100000 JSON values"), "{message}");
+    assert_eq!(listed(&srv).await.len(), 5);
+    let each = json!({"request": {"path": "/events"}, "merge": {"each": {"note": "x".repeat(17 * 1024)}}});
+    let message = add(&srv, each).await.expect_error(400, "admin_invalid_stub")["message"].to_string();
+    assert!(message.contains("16 KiB"), "{message}");
+    // An admin body of more values than any stub may hold is not parsed.
+    let huge = srv.site_req(Method::POST, "/__admin/stubs").json(&zeros(300_000)).send().await;
+    huge.expect_error(400, "admin_invalid_body");
+    srv.server.shutdown().await;
+}
