@@ -107,9 +107,11 @@ pub fn stub_answer(
     note: &mut Note,
     route_reply: RouteReply,
 ) -> Option<Response<Full<Bytes>>> {
+    // Matched on the decoded path, as routing reads it (`caf%C3%A9` is `café`).
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
     let incoming = crate::stubs::Incoming {
         method: request.method.name(),
-        path,
+        path: &decoded,
         query: &request.query,
         body: &request.body,
         user: ctx.user.map(|user| user.name.as_str()),

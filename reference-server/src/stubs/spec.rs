@@ -218,12 +218,17 @@ fn method(value: Option<&Value>, path: &str, problems: &mut Vec<Problem>) -> Opt
 }
 
 /// A path pattern: inside the namespace, starting with `/`; `*` any text, `<id>` digits,
-/// `<slug>` one segment (the fault rules' patterns).
+/// `<slug>` one segment (the fault rules' patterns). It is matched against the request's path
+/// decoded (`caf%C3%A9` is `café`), as routing reads it, so a pattern written percent-encoded is
+/// decoded first: `/events/by-slug/café` and `/events/by-slug/caf%C3%A9` are one pattern.
 fn path_pattern(text: &str) -> Result<Regex, String> {
     if !text.starts_with('/') && text != "*" {
         return Err(format!("must start with / (a path inside the namespace, e.g. /events/<id>), got {text:?}"));
     }
-    crate::faults::rule::pattern(text)
+    let decoded = percent_encoding::percent_decode_str(text)
+        .decode_utf8()
+        .map_err(|_| "must be a path whose percent-encoded bytes are UTF-8 text".to_string())?;
+    crate::faults::rule::pattern(&decoded)
 }
 
 fn query(value: Option<&Value>, at: &str, problems: &mut Vec<Problem>) -> Vec<(String, Option<Value>)> {

@@ -371,3 +371,24 @@ async fn r8_stub_bounds_bound_values_and_answer_size() {
     huge.expect_error(400, "admin_invalid_body");
     srv.server.shutdown().await;
 }
+
+/// R9: a stub's path is matched on the decoded path, as routing reads it: a stub written as
+/// clients see the address answers however they percent-encode it, and so does one written
+/// percent-encoded.
+#[tokio::test]
+async fn r9_stub_paths_match_the_decoded_path() {
+    let srv = admin_srv().await;
+    let stub = json!({"request": {"path": "/events/by-slug/café"}, "response": {"status": 418, "body": {"a": 1}}});
+    add(&srv, stub).await.expect(201);
+    let stub = json!({"request": {"path": "/venues/by-slug/h%C3%A9"}, "response": {"status": 418, "body": {"a": 1}}});
+    add(&srv, stub).await.expect(201);
+    for path in
+        ["/events/by-slug/caf%C3%A9", "/events/by-slug/%63af%C3%A9", "/events/by-slug/CAF%C3%A9", "/venues/by-slug/hé"]
+    {
+        assert_eq!(srv.get(path).await.status, 418, "{path}");
+    }
+    let refused = add(&srv, json!({"request": {"path": "/events/by-slug/%FF"}, "response": {"body": {}}})).await;
+    assert_eq!(refused.status, 400, "{}", refused.text);
+    assert!(refused.text.contains("UTF-8"), "{}", refused.text);
+    srv.server.shutdown().await;
+}
