@@ -72,9 +72,29 @@ const REQUEST_FIELDS: [&str; 5] = ["method", "path", "query", "body", "user"];
 const RESPONSE_FIELDS: [&str; 3] = ["status", "headers", "body"];
 const MERGE_FIELDS: [&str; 2] = ["answer", "each"];
 
-/// Headers a stub may not set: the server writes them (length, framing, type, CORS).
-const RESERVED_HEADERS: [&str; 6] =
-    ["content-length", "transfer-encoding", "connection", "content-type", "access-control-", "keep-alive"];
+/// Headers a stub may not set: the server writes them (length, framing, type, CORS), they
+/// belong to one connection (hop-by-hop), or they would say the JSON body is other than it is
+/// (`Content-Encoding: gzip` on a body that is not compressed).
+const RESERVED_HEADERS: [&str; 13] = [
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "content-type",
+    "keep-alive",
+    "content-encoding",
+    "upgrade",
+    "te",
+    "trailer",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "content-range",
+];
+/// Prefixes of header names a stub may not set (the server writes CORS).
+const RESERVED_PREFIXES: [&str; 1] = ["access-control-"];
+
+/// Statuses whose answers carry no content, which a stub's JSON body would contradict.
+const NO_CONTENT: [u64; 3] = [204, 205, 304];
 
 /// Reads one stub; `at` prefixes the paths of its problems (`[2].`, or empty). `users` are the
 /// logins the server accepts (a stub for another could never answer).
@@ -278,10 +298,10 @@ fn fixed(value: &Value, at: &str, problems: &mut Vec<Problem>) -> Option<Answer>
     unknown_fields(map, &RESPONSE_FIELDS, &format!("{at}."), problems);
     let status = match map.get("status") {
         None => 200,
-        Some(value) => match value.as_u64().filter(|s| (200..=599).contains(s) && *s != 204 && *s != 304) {
+        Some(value) => match value.as_u64().filter(|s| (200..=599).contains(s) && !NO_CONTENT.contains(s)) {
             Some(status) => status as u16,
             None => {
-                let message = "must be 200 to 599, not 204 or 304 (a stub's answer has a JSON body)";
+                let message = "must be 200 to 599, not 204, 205 or 304 (a stub's answer has a JSON body)";
                 problems.push(Problem::new(format!("{at}.status"), message));
                 0
             }
@@ -341,8 +361,9 @@ fn headers(value: Option<&Value>, at: &str, problems: &mut Vec<Problem>) -> Vec<
         };
         if hyper::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
             problems.push(Problem::new(path, "is not a header name"));
-        } else if RESERVED_HEADERS.iter().any(|reserved| lower.starts_with(reserved)) {
-            problems.push(Problem::new(path, "is written by the server (length, framing, type or CORS)"));
+        } else if RESERVED_HEADERS.contains(&lower.as_str()) || RESERVED_PREFIXES.iter().any(|p| lower.starts_with(p)) {
+            let message = "is written by the server (length, framing, encoding, type or CORS) or hop-by-hop";
+            problems.push(Problem::new(path, message));
         } else if text.is_empty() || hyper::http::HeaderValue::from_str(&text).is_err() || text.len() > 4096 {
             problems.push(Problem::new(path, "must be a header value: a text of 1 to 4096 visible characters"));
         } else {

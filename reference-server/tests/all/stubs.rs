@@ -392,3 +392,37 @@ async fn r9_stub_paths_match_the_decoded_path() {
     assert!(refused.text.contains("UTF-8"), "{}", refused.text);
     srv.server.shutdown().await;
 }
+
+/// R10: a stub may not answer 205 (no content, like 204 and 304), nor set a content encoding
+/// or a hop-by-hop header; a header that merely starts like one (`Tea`) is its own.
+#[tokio::test]
+async fn r10_no_content_statuses_and_hop_by_hop_headers_are_refused() {
+    let srv = admin_srv().await;
+    for status in [204, 205, 304] {
+        let resp =
+            add(&srv, json!({"request": {"path": "/venues"}, "response": {"status": status, "body": {"a": 1}}})).await;
+        resp.expect_error(400, "admin_invalid_stub");
+    }
+    for header in [
+        "Content-Encoding",
+        "Upgrade",
+        "TE",
+        "Trailer",
+        "Proxy-Connection",
+        "Transfer-Encoding",
+        "Connection",
+        "Content-Length",
+        "Keep-Alive",
+    ] {
+        let stub =
+            json!({"request": {"path": "/organizers"}, "response": {"headers": {header: "x"}, "body": {"a": 1}}});
+        let resp = add(&srv, stub).await;
+        assert!(resp.text.contains("hop-by-hop"), "{header}: {}", resp.text);
+        resp.expect_error(400, "admin_invalid_stub");
+    }
+    let stub =
+        json!({"request": {"path": "/organizers"}, "response": {"headers": {"Tea": "earl grey"}, "body": {"a": 1}}});
+    add(&srv, stub).await.expect(201);
+    assert_eq!(srv.get("/organizers").await.header("tea"), Some("earl grey"));
+    srv.server.shutdown().await;
+}
