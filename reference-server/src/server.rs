@@ -127,6 +127,9 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let site_zone = checked_zone(&config).map_err(invalid)?;
     let (fixture, fixture_problems) = devtools::read_fixture(&mut config)?;
     let logins: Vec<&str> = config.users.iter().map(|user| user.name.as_str()).collect();
+    if config.proxy_to.is_some() && !config.stub_files.is_empty() {
+        return Err(invalid(format!("--stub: {}", crate::admin::STUBS_AND_PROXY)));
+    }
     let stubs = crate::stubs::read_files(&config.stub_files, &logins).map_err(std::io::Error::other)?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;

@@ -12,6 +12,8 @@
 
 mod handlers;
 
+pub use handlers::STUBS_AND_PROXY;
+
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;

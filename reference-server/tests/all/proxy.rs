@@ -482,3 +482,26 @@ async fn r5_echoed_credentials_are_masked_in_the_journal() {
     assert!(text.contains("[redacted]") && kept["redacted"] == true, "{kept}");
     task.abort();
 }
+
+/// R11: a checking proxy forwards every request of the interface, so a stub could never
+/// answer one: it is refused, through the admin API and as a `--stub` file at start.
+#[tokio::test]
+async fn r11_stubs_are_refused_on_a_proxy() {
+    let (_site, proxy) = site_and_proxy().await;
+    let stub = json!({"request": {"path": "/venues"}, "response": {"status": 418, "body": {"stubbed": true}}});
+    let resp = proxy.site_req(Method::POST, "/__admin/stubs").json(&stub).send().await;
+    let message = resp.expect_error(400, "admin_invalid_stub")["message"].as_str().unwrap().to_string();
+    assert!(message.contains("--proxy-to"), "{message}");
+    let list = proxy.site_req(Method::GET, "/__admin/stubs").send().await;
+    assert_eq!(list.expect(200)["stubs"], json!([]));
+    let file = std::env::temp_dir().join(format!("r11-stub-{}.json", std::process::id()));
+    std::fs::write(&file, stub.to_string()).unwrap();
+    let config = reference_server::Config {
+        proxy_to: Some("http://127.0.0.1:9/wp-json".into()),
+        stub_files: vec![file.clone()],
+        ..config()
+    };
+    let error = reference_server::serve(config).await.err().expect("refused");
+    std::fs::remove_file(&file).unwrap();
+    assert!(error.to_string().contains("--proxy-to"), "{error}");
+}
