@@ -311,7 +311,8 @@ pub fn read_fixture(config: &mut Config) -> std::io::Result<(Option<Fixture>, Ve
     let Some(path) = config.fixtures.as_deref() else {
         return Ok((None, Vec::new()));
     };
-    let fixture = Fixture::read(path).map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
+    let fixture = Fixture::read(path, crate::fixtures::MAX_VALUES)
+        .map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
     let (users, mut problems) = fixture.users();
     match users {
         Some(users) if !users.is_empty() && config.users != UserSpec::defaults() => problems

@@ -211,13 +211,17 @@ impl std::fmt::Display for StubErrors {
 
 impl std::error::Error for StubErrors {}
 
+/// The most JSON values one `--stub` file may hold (twice what all stubs together may hold),
+/// counted before it is parsed, so that a huge file is refused at once.
+pub const MAX_FILE_VALUES: usize = 2 * MAX_ALL_VALUES;
+
 /// Reads `--stub` files (YAML for `.yaml`/`.yml`, else JSON; read like fixtures): each holds
 /// one stub or a list of them. Every problem of every file is reported.
 pub fn read_files(paths: &[PathBuf], users: &[&str]) -> Result<Vec<StubSpec>, StubErrors> {
     let mut specs = Vec::new();
     let mut lines = Vec::new();
     for path in paths {
-        match Fixture::read(path) {
+        match Fixture::read(path, MAX_FILE_VALUES) {
             Err(errors) => lines.extend(errors),
             Ok(file) => match parse_document(&file.doc, users) {
                 Ok(found) => specs.extend(found),

@@ -328,6 +328,39 @@ async fn too_many_items_are_refused_before_loading() {
     assert!(lines[0].contains("at most 200000 items"), "{lines:?}");
 }
 
+/// R12: a file of many entries that are not mappings is refused in one line (not one line per
+/// entry), and a JSON file of more values than the stated bound is refused before it is
+/// parsed; a `--stub` file too, within its own smaller bound.
+#[tokio::test]
+async fn r12_huge_fixture_and_stub_files_are_refused_in_one_line() {
+    let fixture_lines = |error: std::io::Error| {
+        error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines.clone()
+    };
+    let zeros = |n: usize| format!("[{}0]", "0,".repeat(n - 1));
+    let file = temp_file("zeros.json", &format!("{{\"events\":{}}}", zeros(1_000_000)));
+    let error = serve(Config { fixtures: Some(file.path()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = fixture_lines(error);
+    assert_eq!(lines.len(), 1, "{:?}", &lines[..lines.len().min(3)]);
+    assert!(lines[0].contains("at most 200000 items"), "{lines:?}");
+    // Within the item bound, the entries that are not mappings are named up to 20, then counted.
+    let file = temp_file("some-zeros.json", &format!("{{\"events\":{}}}", zeros(1000)));
+    let error = serve(Config { fixtures: Some(file.path()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = fixture_lines(error);
+    assert_eq!(lines.len(), 21, "{:?}", &lines[..lines.len().min(3)]);
+    assert!(lines[20].ends_with("events: 980 more items are not mappings of fields"), "{:?}", lines[20]);
+    // Past the bound of values: refused before the parse, in one line.
+    let file = temp_file("values.json", &format!("{{\"events\":{}}}", zeros(5_000_001)));
+    let error = serve(Config { fixtures: Some(file.path()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = fixture_lines(error);
+    assert_eq!(lines.len(), 1, "{:?}", &lines[..lines.len().min(3)]);
+    assert!(lines[0].ends_with("holds more than 5000000 values (keys included): split it"), "{lines:?}");
+    let stubs = temp_file("stubs.json", &format!("{{\"response\":{{\"body\":{}}}}}", zeros(200_001)));
+    let error = serve(Config { stub_files: vec![stubs.path()], ..Config::ephemeral() }).await.err().expect("refused");
+    let text = error.to_string();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.contains("holds more than 200000 values"), "{text}");
+}
+
 #[tokio::test]
 async fn users_come_from_the_command_line_or_the_fixture_not_both() {
     let users = vec![reference_server::UserSpec::parse("carol:carol-secret:editor").expect("a user")];
