@@ -406,3 +406,35 @@ async fn a_state_file_that_exists_holds_the_store() {
     let _ = std::fs::remove_file(&state);
     let _ = std::fs::remove_file(format!("{}.lock", state.display()));
 }
+
+/// R13: a relative export keeps each publication date's distance to the clock, so loaded at
+/// another hour on a later day, what was published is published still (not scheduled), and
+/// what was scheduled is scheduled still.
+#[tokio::test]
+async fn r13_a_relative_export_keeps_published_items_published() {
+    let srv =
+        start_with(Config { admin: true, clock: Some("2026-12-07T15:00:00Z".parse().unwrap()), ..Config::ephemeral() })
+            .await;
+    let body =
+        json!({"title": "Published now", "start_date": "2026-12-10 19:00:00", "end_date": "2026-12-10 21:00:00"});
+    srv.post(Some("admin"), "/events", &body).await.expect(201);
+    let later = json!({"title": "Scheduled", "start_date": "2026-12-11 19:00:00", "end_date": "2026-12-11 21:00:00",
+        "status": "future", "date": "2026-12-07 18:00:00"});
+    srv.post(Some("admin"), "/events", &later).await.expect(201);
+    let exported = admin(&srv, Method::GET, "/export?dates=relative").send().await.expect(200).clone();
+    let dates: Vec<&str> = exported["events"].as_array().unwrap().iter().map(|e| e["date"].as_str().unwrap()).collect();
+    assert_eq!(dates, ["now", "now +0d 03:00:00"]);
+    let file = temp_file("relative.json", &exported.to_string());
+    let again = with_fixture(file.path(), "2026-12-20T09:00:00Z").await;
+    let public = again.get("/events").await.expect(200).clone();
+    let titles: Vec<&str> = public["events"].as_array().unwrap().iter().map(|e| e["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Published now"], "{public}");
+    let all = again.get_as("admin", "/events?status=publish,future").await.expect(200).clone();
+    let statuses: Vec<(&str, &str)> = all["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["title"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(statuses, [("Published now", "publish"), ("Scheduled", "future")]);
+}
