@@ -438,3 +438,38 @@ async fn r13_a_relative_export_keeps_published_items_published() {
         .collect();
     assert_eq!(statuses, [("Published now", "publish"), ("Scheduled", "future")]);
 }
+
+/// R14: refs are unique in each list whatever the slugs: when a slug, its `-LANG` and `-ID`
+/// forms and `LIST-ID` are all taken, a number is added; the export loads.
+#[tokio::test]
+async fn r14_export_refs_are_unique() {
+    let srv = start_with(Config { admin: true, ..config() }).await;
+    let make = |slug: &str| json!({"title": slug, "slug": slug, "start_date": at(3, 10), "end_date": at(3, 11)});
+    let first = srv.post(Some("admin"), "/events", &make("placeholder")).await.expect(201).clone();
+    for slug in ["x", "x-fr"] {
+        srv.post(Some("admin"), "/events", &make(slug)).await.expect(201);
+    }
+    let last = srv.post(Some("admin"), "/events", &make("placeholder-2")).await.expect(201).clone();
+    let french_id = id(&last) + 1;
+    srv.put(Some("admin"), &format!("/events/{}", id(&first)), &json!({"slug": format!("events-{french_id}")}))
+        .await
+        .expect(200);
+    srv.put(Some("admin"), &format!("/events/{}", id(&last)), &json!({"slug": format!("x-{french_id}")}))
+        .await
+        .expect(200);
+    let french = srv
+        .raw(Method::POST, &format!("{}/fr/wp-json/calendar/events/v1/events", srv.site()))
+        .user("admin")
+        .json(&make("x"))
+        .send()
+        .await;
+    assert_eq!(id(french.expect(201)), french_id, "the IDs as planned");
+    let exported = admin(&srv, Method::GET, "/export").send().await.expect(200).clone();
+    let refs: Vec<&str> = exported["events"].as_array().unwrap().iter().map(|e| e["ref"].as_str().unwrap()).collect();
+    let unique: std::collections::HashSet<&&str> = refs.iter().collect();
+    assert_eq!(unique.len(), refs.len(), "{refs:?}");
+    let file = temp_file("refs.json", &exported.to_string());
+    let again = with_fixture(file.path(), NOW).await;
+    let reloaded = admin(&again, Method::GET, "/export").send().await.expect(200).clone();
+    assert_eq!(reloaded["events"].as_array().map(Vec::len), Some(5));
+}
