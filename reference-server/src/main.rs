@@ -218,10 +218,24 @@ fn print_start_lines(server: &reference_server::RunningServer) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{}", server.api_url());
-    for user in server.users() {
-        let _ = writeln!(out, "user {}:{} ({})", user.name, user.password, user.role.name());
+    for line in user_lines(server.users()) {
+        let _ = writeln!(out, "{line}");
     }
     let _ = out.flush();
+}
+
+/// One line per user: a built-in default user with its password (which anyone can read in the
+/// docs), any other (given with `--user` or in a fixture) by name and role only, so that a
+/// real password never lands in a log that keeps the start lines.
+fn user_lines(users: &[UserSpec]) -> Vec<String> {
+    let defaults = UserSpec::defaults();
+    users
+        .iter()
+        .map(|user| match defaults.contains(user) {
+            true => format!("user {}:{} ({})", user.name, user.password, user.role.name()),
+            false => format!("user {} ({})", user.name, user.role.name()),
+        })
+        .collect()
 }
 
 /// Ctrl-C, or SIGTERM on Unix.
