@@ -84,6 +84,15 @@ impl RunningServer {
         self.shared.app.store.renders.rendered()
     }
 
+    /// Waits until the state file (`--state`) has no compaction under way or due, for tests of
+    /// compaction that must not depend on timing. Not part of the server's interface.
+    #[doc(hidden)]
+    pub async fn compactions_settled(&self) {
+        if let Some(state) = &self.shared.tools.state {
+            state.compactions_settled().await;
+        }
+    }
+
     /// The bytes request bodies hold from the shared budget now, for tests of the bound.
     /// Not part of the server's interface.
     #[doc(hidden)]
