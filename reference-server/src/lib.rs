@@ -95,7 +95,9 @@ mod text;
 mod validate;
 mod views;
 
-pub use config::{Config, FaultRule, Features, Limits, Role, UserSpec};
+pub use config::{
+    feature_name, Config, FaultRule, Feature, Features, Limits, Role, UserSpec, FEATURES, FEATURE_ALIASES,
+};
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
 pub use fixtures::{FixtureErrors, LISTS as FIXTURE_LISTS};

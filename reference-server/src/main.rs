@@ -52,7 +52,9 @@ struct Cli {
     /// deterministic for a given N and --clock; combines with --demo (loaded after it).
     #[arg(long, value_name = "N", default_value_t = 0)]
     seed_events: usize,
-    /// Behave as a site without these extensions: geoloc, tickets (comma-separated).
+    /// Behave as a site without these extensions: geoloc, tickets, series, event-password
+    /// (comma-separated; the names the conformance runner's --without takes, which lists them
+    /// all in its --help; the server always has the others).
     #[arg(long, value_name = "FEATURES", default_value = "")]
     without: String,
     /// Let browser pages from this origin (https://app.example) read answers and write, with
