@@ -261,3 +261,45 @@ async fn hostile_paths_through_a_proxy_never_leave_the_rest_root() {
         );
     }
 }
+
+// ----- hostile fixture and stub files at their bounds (R12) -----
+
+/// The largest resident size of this process's children that have been waited for, in KiB.
+#[cfg(target_os = "linux")]
+fn children_peak_kib() -> i64 {
+    // SAFETY: getrusage fills the struct it is given; a zeroed rusage is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    usage.ru_maxrss
+}
+
+/// Files just under the 64 MiB bound, made of as many values as fit (`[0,0,…]`, some 33
+/// million), as a fixture and as a stub file: each is refused in one line, before it is parsed,
+/// and the server's peak memory stays far below what parsing would take (several GB).
+#[cfg(target_os = "linux")]
+#[test]
+fn hostile_files_at_their_bounds_are_refused_within_a_memory_ceiling() {
+    const BIN: &str = env!("CARGO_BIN_EXE_reference-server");
+    const CEILING_KIB: i64 = 400 * 1024;
+    let dir = std::env::temp_dir().join(format!("reference-server-hostile-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let zeros = format!("[{}0]", "0,".repeat(32 * 1024 * 1024 - 16));
+    let cases = [
+        ("fixture.json", format!("{{\"events\":{zeros}}}"), "--fixtures", "holds more than 5000000 values"),
+        ("stubs.json", format!("{{\"response\":{{\"body\":{zeros}}}}}"), "--stub", "holds more than 200000 values"),
+    ];
+    for (name, text, flag, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = std::process::Command::new(BIN)
+            .args(["--listen", "127.0.0.1:0", flag, path.to_str().unwrap()])
+            .output()
+            .expect("runs");
+        let errors = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {errors}");
+        assert!(errors.lines().count() <= 2 && errors.contains(expected), "{flag}: {errors}");
+        let peak = children_peak_kib();
+        assert!(peak < CEILING_KIB, "{flag}: a child reached {peak} KiB");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
