@@ -303,3 +303,68 @@ fn hostile_files_at_their_bounds_are_refused_within_a_memory_ceiling() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ----- a hostile site behind the proxy (R2, R3, R5) -----
+
+/// What the hostile site answers, by the last segment of the path.
+fn hostile_answer(parts: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+    use base64::Engine;
+    let auth = parts.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let token = auth.strip_prefix("Basic ").unwrap_or("");
+    let decoded = base64::engine::general_purpose::STANDARD.decode(token).unwrap_or_default();
+    let password = String::from_utf8_lossy(&decoded).split_once(':').map(|(_, p)| p.to_string()).unwrap_or_default();
+    let echo = json!({"code": "rest_forbidden", "message": format!("{auth} / {password}"), "data": {"status": 403}});
+    match parts.uri.path().rsplit('/').next().unwrap_or("") {
+        "html" => (200, "text/html", b"<script>fetch('/__admin/export')</script>".to_vec()),
+        "svg" => (200, "image/svg+xml", b"<svg onload=\"fetch('/__admin/reset',{method:'POST'})\"/>".to_vec()),
+        "typeless" => (200, "", b"<script>1</script>".to_vec()),
+        "huge" => (200, "application/json", format!("[{}0]", "0,".repeat(600_000)).into_bytes()),
+        "deep" => (200, "application/json", format!("{}{}", "[".repeat(10_000), "]".repeat(10_000)).into_bytes()),
+        "bytes" => (200, "application/json", vec![b'{', 0xff, 0xfe, b'}']),
+        _ => (403, "application/json", echo.to_string().into_bytes()),
+    }
+}
+
+/// Every hostile shape of a site's answer, anonymously and with credentials, through a checking
+/// proxy: the answer is passed on (sandboxed when it is not JSON), the proxy's memory is not
+/// spent on a huge answer, and the journal keeps no credential the site echoed.
+#[tokio::test]
+async fn hostile_site_answers_through_a_proxy() {
+    use axum::response::IntoResponse;
+    let app = axum::Router::new().fallback(|request: axum::extract::Request| async move {
+        let (parts, _) = request.into_parts();
+        let (status, kind, body) = hostile_answer(&parts);
+        (axum::http::StatusCode::from_u16(status).unwrap(), [("content-type", kind)], body).into_response()
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let site = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let base = format!("http://{addr}/wp-json");
+    let proxy = start_with(reference_server::Config { admin: true, proxy_to: Some(base), ..config() }).await;
+    for shape in ["html", "svg", "typeless", "huge", "deep", "bytes", "echo"] {
+        for login in [None, Some(("alice", "Hostile-S3cret"))] {
+            let mut request = proxy.req(Method::GET, &format!("/events/{shape}"));
+            if let Some((user, password)) = login {
+                request = request.login(user, password);
+            }
+            let resp = request.send().await;
+            let json = resp.header("content-type").is_some_and(|kind| kind.contains("json"));
+            assert_eq!(resp.header("x-content-type-options"), Some("nosniff"), "{shape}");
+            assert_eq!(resp.header("content-security-policy").is_some(), !json, "{shape}: {:?}", resp.headers);
+            assert!(resp.status == 200 || resp.status == 403, "{shape}: {}", resp.status);
+        }
+    }
+    let list = proxy.site_req(Method::GET, "/__admin/requests?limit=100").send().await;
+    let entries = list.expect(200)["requests"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 14);
+    let huge = entries.iter().find(|e| e["path"].as_str().unwrap().ends_with("/huge")).unwrap();
+    assert!(huge["findings"].to_string().contains("more than 500000 JSON values"), "{huge}");
+    for entry in &entries {
+        let one = proxy.site_req(Method::GET, &format!("/__admin/requests/{}", entry["seq"])).send().await;
+        let text = one.expect(200).to_string();
+        assert!(!text.contains("S3cret") && !text.contains("YWxpY2U6SG9zdGlsZS1TM2NyZXQ"), "{text}");
+    }
+    site.abort();
+}
