@@ -92,7 +92,8 @@ pub fn mask(kept: &mut Kept, secrets: &[String]) {
     for secret in secrets.iter().filter(|secret| !secret.is_empty()) {
         let json = serde_json::to_string(secret).unwrap_or_default();
         let percent = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC).to_string();
-        forms.extend([secret.clone(), json[1..json.len().saturating_sub(1).max(1)].to_string(), percent]);
+        let inside = json.get(1..json.len().saturating_sub(1)).unwrap_or("").to_string();
+        forms.extend([secret.clone(), inside, percent]);
     }
     forms.retain(|form| !form.is_empty());
     forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
@@ -102,6 +103,25 @@ pub fn mask(kept: &mut Kept, secrets: &[String]) {
             kept.text = kept.text.replace(form.as_str(), MASK);
             kept.redacted = true;
         }
+    }
+    if kept.truncated {
+        mask_cut_start(kept, &forms);
+    }
+}
+
+/// A kept text cut short that ends with the start of a secret (3 characters or more) has that
+/// start masked too: the rest of the secret is in the part not kept.
+fn mask_cut_start(kept: &mut Kept, forms: &[String]) {
+    let cut = forms
+        .iter()
+        .flat_map(|form| form.char_indices().skip(3).map(|(at, _)| &form[..at]).chain([form.as_str()]))
+        .filter(|start| start.chars().count() >= 3 && kept.text.ends_with(*start))
+        .map(str::len)
+        .max();
+    if let Some(length) = cut {
+        kept.text.truncate(kept.text.len() - length);
+        kept.text.push_str(MASK);
+        kept.redacted = true;
     }
 }
 
@@ -211,6 +231,15 @@ mod tests {
         mask(&mut kept, &secrets);
         assert_eq!(kept.text, r#"{"a":"[redacted]","b":"[redacted]","c":"Basic [redacted]","d":"[redacted]"}"#);
         assert!(kept.redacted);
+        // A secret cut at the end of the kept text: its start is masked.
+        let long = format!("{}Pa ss\"w0rd", "x".repeat(MAX_BODY - 5));
+        let mut cut = response(long.as_bytes(), None);
+        mask(&mut cut, &secrets);
+        assert!(
+            cut.truncated && cut.text.ends_with("x[redacted]") && !cut.text.contains("Pa s"),
+            "{}",
+            &cut.text[MAX_BODY - 20..]
+        );
         let mut plain = response(b"nothing here", None);
         mask(&mut plain, &secrets);
         assert_eq!((plain.text.as_str(), plain.redacted), ("nothing here", false));
