@@ -1,68 +1,18 @@
-//! Optional features: the one table of the names `requires` and `--without` may use, and the
-//! rule that decides whether a case can run where it is about to run.
+//! Optional features: the one table of the names `requires` and `--without` may use (the
+//! reference server's, whose own `--without` takes the same names), and the rule that decides
+//! whether a case can run where it is about to run.
 //!
 //! An implementation is assumed to have every feature unless `--without` names it, except
 //! `fresh-store`, which an outside server has only with `--reset-command`. `!name` in
 //! `requires` asks for a server *without* the feature.
 
-/// One optional feature.
-#[derive(Clone, Copy, Debug)]
-pub struct Feature {
-    pub name: &'static str,
-    /// One line, for `--help` and the documentation.
-    pub description: &'static str,
-    /// The embedded reference server can be started without it (its own `--without`).
-    pub switchable: bool,
-}
-
-/// Every feature a case may require.
-pub const FEATURES: &[Feature] = &[
-    Feature {
-        name: "fresh-store",
-        description: "an empty store: always in embedded mode; against an outside server only with --reset-command",
-        switchable: false,
-    },
-    Feature {
-        name: "geoloc",
-        description: "the venue geolocation filters (geoloc, geoloc_lat, geoloc_lng) and venues' geo_lat/geo_lng",
-        switchable: true,
-    },
-    Feature {
-        name: "tickets",
-        description: "the ticketed filter and the events' ticketed flag (a ticketing extension)",
-        switchable: true,
-    },
-    Feature {
-        name: "series",
-        description: "events take the write field post_parent (the reference server's way to make a child event)",
-        switchable: false,
-    },
-    Feature {
-        name: "event-password",
-        description: "events take the write field password, on create and on update (the reference server's addition)",
-        switchable: false,
-    },
-    Feature {
-        name: "large-store",
-        description: "takes hundreds of events in one run: cases that store more than 512 events on one day \
-                      (a slow site skips them with --without large-store)",
-        switchable: false,
-    },
-    Feature {
-        name: "languages",
-        description: "a translation plugin is active: the language parameter scopes lists and by-slug lookups, \
-                      items keep the language they were created in, and /{lang}{root}/{ns} serves the API",
-        switchable: false,
-    },
-];
-
-/// Other names accepted for a feature: (alias, feature).
-pub const ALIASES: &[(&str, &str)] = &[("password-on-create", "event-password")];
+// The table is the reference server's: one list of features for both programs (its
+// `--without` takes the switchable ones; the runner takes them all).
+pub use reference_server::{Feature, FEATURES, FEATURE_ALIASES as ALIASES};
 
 /// The feature a name (or an alias) stands for.
 pub fn canonical(name: &str) -> Option<&'static str> {
-    let name = ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, feature)| feature);
-    FEATURES.iter().find(|f| f.name == name).map(|f| f.name)
+    reference_server::feature_name(name)
 }
 
 /// The known names, for messages: `fresh-store, geoloc, … or languages (password-on-create is

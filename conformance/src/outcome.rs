@@ -259,7 +259,7 @@ pub struct ServerRecord {
     pub listen: String,
     pub namespace: String,
     pub language_param: String,
-    /// Features it was started without (`geoloc`, `tickets`).
+    /// Features it was started without (those of `--without` the reference server can drop).
     pub without: Vec<String>,
     /// The instant its clock started at, RFC 3339.
     pub clock: String,

@@ -57,31 +57,112 @@ impl UserSpec {
     }
 }
 
-/// Optional extensions of the real plugin that the server emulates and can switch off.
+/// One optional feature of an implementation, by the name both the reference server's
+/// `--without` and the conformance runner (its `--without`, the `requires` of case files) use.
+#[derive(Clone, Copy, Debug)]
+pub struct Feature {
+    pub name: &'static str,
+    /// One line, for `--help` and the documentation.
+    pub description: &'static str,
+    /// The reference server can be started without it (its `--without`, `Features`).
+    pub switchable: bool,
+}
+
+/// Every optional feature: the one list both programs read.
+pub const FEATURES: &[Feature] = &[
+    Feature {
+        name: "fresh-store",
+        description: "an empty store: always in embedded mode; against an outside server only with --reset-command",
+        switchable: false,
+    },
+    Feature {
+        name: "geoloc",
+        description: "the venue geolocation filters (geoloc, geoloc_lat, geoloc_lng) and venues' geo_lat/geo_lng",
+        switchable: true,
+    },
+    Feature {
+        name: "tickets",
+        description: "the ticketed filter and the events' ticketed flag (a ticketing extension)",
+        switchable: true,
+    },
+    Feature {
+        name: "series",
+        description: "events take the write field post_parent (the reference server's way to make a child event)",
+        switchable: true,
+    },
+    Feature {
+        name: "event-password",
+        description: "events take the write field password, on create and on update (the reference server's addition)",
+        switchable: true,
+    },
+    Feature {
+        name: "large-store",
+        description: "takes hundreds of events in one run: cases that store more than 512 events on one day \
+                      (a slow site skips them with --without large-store)",
+        switchable: false,
+    },
+    Feature {
+        name: "languages",
+        description: "a translation plugin is active: the language parameter scopes lists and by-slug lookups, \
+                      items keep the language they were created in, and /{lang}{root}/{ns} serves the API",
+        switchable: false,
+    },
+];
+
+/// Other names accepted for a feature: (alias, feature).
+pub const FEATURE_ALIASES: &[(&str, &str)] = &[("password-on-create", "event-password")];
+
+/// The features of `FEATURES` the reference server has or lacks (those it can be without; it
+/// always has the others).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Venue geolocation filters (`geoloc`, `geoloc_lat`, `geoloc_lng`), a premium extension.
     pub geoloc: bool,
     /// The `ticketed` filter, which needs the ticketing extension.
     pub tickets: bool,
+    /// The events' write field `post_parent` (series of events).
+    pub series: bool,
+    /// The events' write field `password`.
+    pub event_password: bool,
 }
 
 impl Default for Features {
     fn default() -> Self {
-        Features { geoloc: true, tickets: true }
+        Features { geoloc: true, tickets: true, series: true, event_password: true }
     }
 }
 
 impl Features {
     /// Whether the server has the optional feature a parameter or field names (`geoloc`,
-    /// `tickets`); every other name is always on.
+    /// `tickets`, `series`, `event-password`); every other name is always on.
     pub fn on(&self, name: &str) -> bool {
         match name {
             "geoloc" => self.geoloc,
             "tickets" => self.tickets,
+            "series" => self.series,
+            "event-password" => self.event_password,
             _ => true,
         }
     }
+
+    /// Switches a feature off by its name or an alias; false when the server cannot be without
+    /// it (it is not switchable, or not a feature).
+    pub fn switch_off(&mut self, name: &str) -> bool {
+        match feature_name(name) {
+            Some("geoloc") => self.geoloc = false,
+            Some("tickets") => self.tickets = false,
+            Some("series") => self.series = false,
+            Some("event-password") => self.event_password = false,
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// The feature a name or an alias stands for.
+pub fn feature_name(name: &str) -> Option<&'static str> {
+    let name = FEATURE_ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, feature)| feature);
+    FEATURES.iter().find(|feature| feature.name == name).map(|feature| feature.name)
 }
 
 /// Bounds on what connections may cost: time to send a request, idle time between requests,

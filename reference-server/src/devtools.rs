@@ -107,9 +107,11 @@ pub fn stub_answer(
     note: &mut Note,
     route_reply: RouteReply,
 ) -> Option<Response<Full<Bytes>>> {
+    // Matched on the decoded path, as routing reads it (`caf%C3%A9` is `café`).
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
     let incoming = crate::stubs::Incoming {
         method: request.method.name(),
-        path,
+        path: &decoded,
         query: &request.query,
         body: &request.body,
         user: ctx.user.map(|user| user.name.as_str()),
@@ -309,7 +311,8 @@ pub fn read_fixture(config: &mut Config) -> std::io::Result<(Option<Fixture>, Ve
     let Some(path) = config.fixtures.as_deref() else {
         return Ok((None, Vec::new()));
     };
-    let fixture = Fixture::read(path).map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
+    let fixture = Fixture::read(path, crate::fixtures::MAX_VALUES)
+        .map_err(|lines| std::io::Error::other(FixtureErrors { lines }))?;
     let (users, mut problems) = fixture.users();
     match users {
         Some(users) if !users.is_empty() && config.users != UserSpec::defaults() => problems

@@ -445,8 +445,8 @@ pub const EVENT_FIELDS: &[Arg] = &[
     default(loose(arg("tags", INT_LIST, R::None, "Tags, as IDs or names (a list or comma-separated text); an unknown name creates the tag, an unknown ID is ignored.")), Default::Null),
     default(loose(arg("venue", INT_LIST, R::VenueEntry, "The venue: its ID, an object with its id, or the fields of a new venue; empty unlinks it.")), Default::Null),
     default(loose(arg("organizer", INT_LIST, R::OrganizerEntry, "The organizers: IDs, objects with an id, or the fields of new organizers; an empty list unlinks them.")), Default::Null),
-    arg("password", T::String, R::StringOrEmpty, "A password that protects the event; empty removes it (reference server extension)."),
-    arg("post_parent", T::Integer, R::EventId, "The ID of the parent event, for a series (reference server)."),
+    feature(arg("password", T::String, R::StringOrEmpty, "A password that protects the event; empty removes it (reference server extension)."), "event-password"),
+    feature(arg("post_parent", T::Integer, R::EventId, "The ID of the parent event, for a series (reference server)."), "series"),
     feature(arg("ticketed", T::Boolean, R::None, "Whether the event has tickets (reference server extension)."), "tickets"),
 ];
 

@@ -20,6 +20,7 @@
 //! - `views`, `cache`: how each record becomes JSON; rendered fragments kept by revision.
 //! - `api`: one handler module per resource family.
 //! - `dates`, `text`, `cost`: parsing dates, rendering text, reading costs.
+//! - `json_limit`: parsing JSON the server did not write within a bound on its values.
 //! - `doc`: the OpenAPI document of `/doc`.
 //! - `demo`: the demo calendar of `--demo`; `seed`: the benchmark calendar of `--seed-events`
 //!   (and of the admin API's seed).
@@ -79,6 +80,7 @@ mod fixtures;
 mod http;
 pub mod interface;
 mod journal;
+mod json_limit;
 mod model;
 mod pages;
 mod proxy;
@@ -93,7 +95,9 @@ mod text;
 mod validate;
 mod views;
 
-pub use config::{Config, FaultRule, Features, Limits, Role, UserSpec};
+pub use config::{
+    feature_name, Config, FaultRule, Feature, Features, Limits, Role, UserSpec, FEATURES, FEATURE_ALIASES,
+};
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
 pub use fixtures::{FixtureErrors, LISTS as FIXTURE_LISTS};

@@ -52,7 +52,9 @@ struct Cli {
     /// deterministic for a given N and --clock; combines with --demo (loaded after it).
     #[arg(long, value_name = "N", default_value_t = 0)]
     seed_events: usize,
-    /// Behave as a site without these extensions: geoloc, tickets (comma-separated).
+    /// Behave as a site without these extensions: geoloc, tickets, series, event-password
+    /// (comma-separated; the names the conformance runner's --without takes, which lists them
+    /// all in its --help; the server always has the others).
     #[arg(long, value_name = "FEATURES", default_value = "")]
     without: String,
     /// Let browser pages from this origin (https://app.example) read answers and write, with
@@ -218,10 +220,24 @@ fn print_start_lines(server: &reference_server::RunningServer) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{}", server.api_url());
-    for user in server.users() {
-        let _ = writeln!(out, "user {}:{} ({})", user.name, user.password, user.role.name());
+    for line in user_lines(server.users()) {
+        let _ = writeln!(out, "{line}");
     }
     let _ = out.flush();
+}
+
+/// One line per user: a built-in default user with its password (which anyone can read in the
+/// docs), any other (given with `--user` or in a fixture) by name and role only, so that a
+/// real password never lands in a log that keeps the start lines.
+fn user_lines(users: &[UserSpec]) -> Vec<String> {
+    let defaults = UserSpec::defaults();
+    users
+        .iter()
+        .map(|user| match defaults.contains(user) {
+            true => format!("user {}:{} ({})", user.name, user.password, user.role.name()),
+            false => format!("user {} ({})", user.name, user.role.name()),
+        })
+        .collect()
 }
 
 /// Ctrl-C, or SIGTERM on Unix.

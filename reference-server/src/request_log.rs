@@ -2,8 +2,9 @@
 
 use hyper::http::Uri;
 
-/// Query parameters whose values never reach the log (compared without case and without a
-/// `[...]` suffix): the password of a protected event travels in the query string.
+/// Query parameters whose values never reach the log (compared without case, at any depth of
+/// a nested name: `password`, `password[]`, `filter[password]`): the password of a protected
+/// event travels in the query string.
 const SECRET_PARAMS: &[&str] = &["password", "_wpnonce"];
 
 /// The path and query of `uri`, with the values of secret parameters replaced.
@@ -23,8 +24,9 @@ pub fn redact_pairs(query: &str) -> String {
             let key = pair.split_once('=').map_or(pair, |(key, _)| key);
             let decoded =
                 percent_encoding::percent_decode_str(&key.replace('+', " ")).decode_utf8_lossy().to_ascii_lowercase();
-            let name = decoded.split('[').next().unwrap_or("").trim();
-            if SECRET_PARAMS.contains(&name) && pair.contains('=') {
+            // `event[password]`, `a[b][_wpnonce]`: a secret at any depth of a nested name.
+            let secret = decoded.split(['[', ']']).any(|name| SECRET_PARAMS.contains(&name.trim()));
+            if secret && pair.contains('=') {
                 format!("{key}=[redacted]")
             } else {
                 pair.to_string()
@@ -49,5 +51,16 @@ mod tests {
         assert_eq!(redact("/e?pass%77ord=a"), "/e?pass%77ord=[redacted]");
         assert_eq!(redact("/e?search=password"), "/e?search=password");
         assert_eq!(redact("/e"), "/e");
+    }
+
+    #[test]
+    fn r6_hides_nested_secrets() {
+        assert_eq!(redact("/e?filter[password]=a&x=1"), "/e?filter[password]=[redacted]&x=1");
+        assert_eq!(redact("/e?filter%5BPassword%5D=a"), "/e?filter%5BPassword%5D=[redacted]");
+        assert_eq!(redact("/e?a[b][_wpnonce]=n&a[passwords]=k"), "/e?a[b][_wpnonce]=[redacted]&a[passwords]=k");
+        assert_eq!(
+            redact_pairs("title=F&event[password]=p&a[_wpnonce]=n"),
+            "title=F&event[password]=[redacted]&a[_wpnonce]=[redacted]"
+        );
     }
 }

@@ -84,6 +84,15 @@ impl RunningServer {
         self.shared.app.store.renders.rendered()
     }
 
+    /// Waits until the state file (`--state`) has no compaction under way or due, for tests of
+    /// compaction that must not depend on timing. Not part of the server's interface.
+    #[doc(hidden)]
+    pub async fn compactions_settled(&self) {
+        if let Some(state) = &self.shared.tools.state {
+            state.compactions_settled().await;
+        }
+    }
+
     /// The bytes request bodies hold from the shared budget now, for tests of the bound.
     /// Not part of the server's interface.
     #[doc(hidden)]
@@ -127,6 +136,9 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
     let site_zone = checked_zone(&config).map_err(invalid)?;
     let (fixture, fixture_problems) = devtools::read_fixture(&mut config)?;
     let logins: Vec<&str> = config.users.iter().map(|user| user.name.as_str()).collect();
+    if config.proxy_to.is_some() && !config.stub_files.is_empty() {
+        return Err(invalid(format!("--stub: {}", crate::admin::STUBS_AND_PROXY)));
+    }
     let stubs = crate::stubs::read_files(&config.stub_files, &logins).map_err(std::io::Error::other)?;
     let listener = TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
@@ -159,7 +171,7 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
         .map_err(|_| invalid(format!("the site address {site_url:?} cannot be written in a Link header")))?;
     let site_path = site_path(&site_url);
     let budget = BodyBudget::new(limits.body_memory);
-    let proxy = crate::proxy::Proxy::new(&app).map_err(invalid)?;
+    let proxy = crate::proxy::Proxy::new(&app, addr).map_err(invalid)?;
     let shared = share(app, opening, |app, mut tools| {
         tools.fixture = fixture;
         // `read_files` keeps to the bound: the stubs of the files fit.

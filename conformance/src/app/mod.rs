@@ -482,8 +482,9 @@ fn fetch_doc(runtime: &tokio::runtime::Runtime, client: &Client, mode: &Mode) ->
                 let mut config = reference_server::Config::ephemeral();
                 config.namespace = namespace.clone();
                 config.language_param = language_param.clone();
-                config.features.geoloc = !without.iter().any(|f| f == "geoloc");
-                config.features.tickets = !without.iter().any(|f| f == "tickets");
+                for feature in without {
+                    config.features.switch_off(feature);
+                }
                 let server = reference_server::serve(config)
                     .await
                     .map_err(|e| format!("--check-doc: cannot start a reference server for its /doc: {e}"))?;

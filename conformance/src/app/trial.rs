@@ -271,12 +271,9 @@ async fn run_embedded(
     config.clock = Some(ctx.now);
     let mut switched_off = Vec::new();
     for feature in without {
-        match feature.as_str() {
-            "geoloc" => config.features.geoloc = false,
-            "tickets" => config.features.tickets = false,
-            _ => continue,
+        if config.features.switch_off(feature) {
+            switched_off.push(feature.clone());
         }
-        switched_off.push(feature.clone());
     }
     let users = config.users.iter().map(|u| (u.name.clone(), u.password.clone(), u.role.name().to_string())).collect();
     let started_server = server_runtime.spawn(reference_server::serve(config)).await;

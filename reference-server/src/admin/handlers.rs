@@ -316,11 +316,20 @@ fn request(tools: &DevTools, var: Option<&str>) -> AdminReply {
     AdminReply::json(200, value)
 }
 
+/// Why stubs are refused on a checking proxy (as fault rules, they would not apply to the
+/// forwarded requests; unlike those, a stub that never answers is refused rather than kept).
+pub const STUBS_AND_PROXY: &str =
+    "stubs do not apply with --proxy-to: every request of the interface goes to the site, whose answers pass unchanged";
+
 /// The stub operations: list, add (one stub or a list, all or none), remove all or one.
 fn stubs(app: &App, tools: &DevTools, op: AdminOp, var: Option<&str>, body: Value) -> AdminReply {
     let list =
         |stubs: &[std::sync::Arc<crate::stubs::Stub>]| stubs.iter().map(|stub| stub.to_json()).collect::<Vec<_>>();
     match op {
+        // A checking proxy forwards every request of the interface: no stub could answer one.
+        AdminOp::AddStub if app.config.proxy_to.is_some() => {
+            AdminReply::error(400, "admin_invalid_stub", STUBS_AND_PROXY.to_string())
+        }
         AdminOp::AddStub => {
             let logins: Vec<&str> = app.config.users.iter().map(|user| user.name.as_str()).collect();
             let specs = crate::stubs::parse_document(&body, &logins).map_err(|problems| {

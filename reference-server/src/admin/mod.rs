@@ -12,6 +12,8 @@
 
 mod handlers;
 
+pub use handlers::STUBS_AND_PROXY;
+
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -296,9 +298,17 @@ async fn read_json(body: Incoming, headers: &HeaderMap, budget: &BodyBudget, app
     if empty {
         return Ok(Value::Null);
     }
-    serde_json::from_slice(&bytes)
-        .map_err(|error| AdminReply::error(400, "admin_invalid_body", format!("The body is not JSON: {error}.")))
+    // Counted before it is parsed: no admin body needs more values than all stubs may hold.
+    crate::json_limit::parse(&bytes, MAX_BODY_VALUES).map_err(|refusal| match refusal {
+        crate::json_limit::Refusal::Syntax(error) => {
+            AdminReply::error(400, "admin_invalid_body", format!("The body is not JSON: {error}."))
+        }
+        too_many => AdminReply::error(400, "admin_invalid_body", format!("The body holds {too_many}.")),
+    })
 }
+
+/// The most JSON values an admin request's body may hold (twice what all stubs may hold).
+const MAX_BODY_VALUES: usize = 2 * crate::stubs::MAX_ALL_VALUES;
 
 fn finish(method: &HttpMethod, reply: AdminReply) -> Response<Full<Bytes>> {
     let (content_type, text) = match reply.body {

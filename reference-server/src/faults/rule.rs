@@ -51,8 +51,9 @@ pub struct RuleSpec {
     /// `GET`, `POST`… or several (`GET,POST`). Default: all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
-    /// The share of matching requests the rule strikes, 0 to 1 (`5%` on the command line).
-    #[serde(default = "always")]
+    /// The share of matching requests the rule strikes, 0 to 1, or a percentage (`"5%"`), read
+    /// by one parser whether it comes from the command line or the admin API.
+    #[serde(default = "always", deserialize_with = "rate")]
     pub rate: f64,
     /// The seed of the rule's draws; default: `--fault-seed` plus the rule's ID.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -82,6 +83,29 @@ pub struct RuleSpec {
 
 fn always() -> f64 {
     1.0
+}
+
+/// A rate as JSON gives it: a number, or a text (`"5%"`, `"0.05"`) read by `rate_of`.
+fn rate<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::Number(number) => number.as_f64().ok_or_else(|| serde::de::Error::custom(rate_expected(&number))),
+        Value::String(text) => rate_of(&text).map_err(serde::de::Error::custom),
+        other => Err(serde::de::Error::custom(rate_expected(&other))),
+    }
+}
+
+/// A rate written as text: a share (`0.05`) or a percentage (`5%`).
+fn rate_of(text: &str) -> Result<f64, String> {
+    let trimmed = text.trim();
+    let share = match trimmed.strip_suffix('%') {
+        Some(percent) => percent.trim().parse::<f64>().map(|percent| percent / 100.0),
+        None => trimmed.parse::<f64>(),
+    };
+    share.map_err(|_| rate_expected(&text))
+}
+
+fn rate_expected(got: &dyn std::fmt::Debug) -> String {
+    format!("rate: expected a share from 0 to 1 or a percentage (5%), got {got:?}")
 }
 
 /// The longest wait a rule may ask for (per delay, per chunk).
@@ -209,13 +233,8 @@ fn flag_value(key: &str, value: &str) -> Result<Value, String> {
             .map_err(|_| format!("{key}: expected a number, got {text:?}"))
     };
     match key {
-        "rate" => match value.strip_suffix('%') {
-            Some(percent) => {
-                let share = percent.trim().parse::<f64>().map_err(|_| format!("rate: expected N%, got {value:?}"))?;
-                Ok(Value::from(share / 100.0))
-            }
-            None => number(value),
-        },
+        // Read as the admin API reads it (`rate`), so both say the same.
+        "rate" => Ok(Value::String(value.to_string())),
         "ms" => match value.split_once('-') {
             Some((low, high)) => Ok(Value::Array(vec![number(low.trim())?, number(high.trim())?])),
             None => number(value),
@@ -270,6 +289,22 @@ mod tests {
         let latency = RuleSpec::from_flag("latency,ms=100-300").unwrap();
         assert_eq!(latency.ms, Some(Millis::Range([100, 300])));
         assert_eq!(RuleSpec::from_flag("drop,when=after,rate=0.5").unwrap().when, When::After);
+    }
+
+    #[test]
+    fn also_the_admin_api_takes_a_rate_as_the_command_line_does() {
+        let flag = RuleSpec::from_flag("error,status=503,rate=5%").unwrap();
+        for rate in [json!("5%"), json!("5 %"), json!("0.05"), json!(0.05)] {
+            let spec = RuleSpec::from_json(json!({"kind": "error", "status": 503, "rate": rate})).unwrap();
+            assert_eq!(spec, flag, "{rate}");
+        }
+        let from_flag = RuleSpec::from_flag("error,status=503,rate=lots").unwrap_err();
+        let from_json = RuleSpec::from_json(json!({"kind": "error", "status": 503, "rate": "lots"})).unwrap_err();
+        assert_eq!(from_flag, format!("fault \"error,status=503,rate=lots\": {from_json}"));
+        assert_eq!(from_json, "rate: expected a share from 0 to 1 or a percentage (5%), got \"lots\"");
+        let too_much = RuleSpec::from_json(json!({"kind": "error", "status": 503, "rate": "150%"})).unwrap_err();
+        assert!(too_much.starts_with("rate must be between 0 and 1"), "{too_much}");
+        assert!(RuleSpec::from_json(json!({"kind": "error", "status": 503, "rate": true})).is_err());
     }
 
     #[test]

@@ -9,7 +9,8 @@ use serde_json::Value;
 /// The most bytes of each body an entry keeps.
 pub const MAX_BODY: usize = 16 * 1024;
 
-/// Fields whose values never stay (compared without case and without a `[...]` suffix).
+/// Fields whose values never stay (compared without case, at any depth of a nested name:
+/// `password[]`, `event[password]`).
 const SECRET_FIELDS: &[&str] = &["password", "_wpnonce"];
 
 /// One body as kept.
@@ -80,6 +81,50 @@ pub fn response(bytes: &[u8], content_type: Option<&str>) -> Kept {
     cut(text, bytes.len(), content_type)
 }
 
+/// What replaces a secret in a kept text.
+const MASK: &str = "[redacted]";
+
+/// Masks `secrets` (credentials a request carried: a password, a token) wherever the kept text
+/// repeats them: as written, written inside a JSON string, or percent-encoded. Empty secrets
+/// are skipped; longer ones go first, so that one inside another is not masked first.
+pub fn mask(kept: &mut Kept, secrets: &[String]) {
+    let mut forms: Vec<String> = Vec::new();
+    for secret in secrets.iter().filter(|secret| !secret.is_empty()) {
+        let json = serde_json::to_string(secret).unwrap_or_default();
+        let percent = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC).to_string();
+        let inside = json.get(1..json.len().saturating_sub(1)).unwrap_or("").to_string();
+        forms.extend([secret.clone(), inside, percent]);
+    }
+    forms.retain(|form| !form.is_empty());
+    forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+    forms.dedup();
+    for form in &forms {
+        if kept.text.contains(form.as_str()) {
+            kept.text = kept.text.replace(form.as_str(), MASK);
+            kept.redacted = true;
+        }
+    }
+    if kept.truncated {
+        mask_cut_start(kept, &forms);
+    }
+}
+
+/// A kept text cut short that ends with the start of a secret (3 characters or more) has that
+/// start masked too: the rest of the secret is in the part not kept.
+fn mask_cut_start(kept: &mut Kept, forms: &[String]) {
+    let cut = forms
+        .iter()
+        .flat_map(|form| form.char_indices().skip(3).map(|(at, _)| &form[..at]).chain([form.as_str()]))
+        .filter(|start| start.chars().count() >= 3 && kept.text.ends_with(*start))
+        .map(str::len)
+        .max();
+    if let Some(length) = cut {
+        kept.text.truncate(kept.text.len() - length);
+        kept.text.push_str(MASK);
+        kept.redacted = true;
+    }
+}
+
 /// The first `MAX_BODY` bytes as text (not copying the rest), ending at a character's end.
 fn start_of(bytes: &[u8]) -> Text {
     let mut end = bytes.len().min(MAX_BODY);
@@ -121,7 +166,9 @@ fn names_a_secret(bytes: &[u8]) -> bool {
 /// there; the whole is parsed, so an escaped key is found too); a body that is not JSON but
 /// names a password is not kept.
 fn redact_json(bytes: &[u8]) -> Text {
-    let Ok(mut value) = serde_json::from_slice::<Value>(bytes) else {
+    // Parsed within a bound (a site's answer behind the proxy may be huge): past it, the text
+    // counts as unread.
+    let Ok(mut value) = crate::json_limit::parse(bytes, crate::json_limit::MAX_VALUES) else {
         // Unread, an escaped key (`pass\u0077ord`) could be a password too.
         if names_a_secret(bytes) || bytes.windows(2).any(|pair| pair == b"\\u") {
             return Text::whole("[not kept: the body is not JSON and names a password]", true);
@@ -140,8 +187,8 @@ fn redact_value(value: &mut Value) -> bool {
         Value::Object(map) => {
             let mut found = false;
             for (key, value) in map.iter_mut() {
-                let name = key.split('[').next().unwrap_or("").trim().to_ascii_lowercase();
-                if SECRET_FIELDS.contains(&name.as_str()) {
+                let name = key.to_ascii_lowercase();
+                if name.split(['[', ']']).any(|part| SECRET_FIELDS.contains(&part.trim())) {
                     *value = Value::String("[redacted]".to_string());
                     found = true;
                 } else {
@@ -174,6 +221,28 @@ mod tests {
         assert_eq!((answer.text.as_str(), answer.redacted), (r#"{"password":"[redacted]","note":"password"}"#, true));
         let plain = request(br#"{ "title": "T" }"#, Some("application/json"));
         assert_eq!((plain.text.as_str(), plain.redacted), (r#"{ "title": "T" }"#, false));
+    }
+
+    #[test]
+    fn forwarded_secrets_are_masked() {
+        let secrets = ["Pa ss\"w0rd".to_string(), "dG9rZW4=".to_string(), String::new()];
+        let text = r#"{"a":"Pa ss\"w0rd","b":"Pa%20ss%22w0rd","c":"Basic dG9rZW4=","d":"Pa ss"w0rd"}"#;
+        let mut kept = response(text.as_bytes(), Some("application/json"));
+        mask(&mut kept, &secrets);
+        assert_eq!(kept.text, r#"{"a":"[redacted]","b":"[redacted]","c":"Basic [redacted]","d":"[redacted]"}"#);
+        assert!(kept.redacted);
+        // A secret cut at the end of the kept text: its start is masked.
+        let long = format!("{}Pa ss\"w0rd", "x".repeat(MAX_BODY - 5));
+        let mut cut = response(long.as_bytes(), None);
+        mask(&mut cut, &secrets);
+        assert!(
+            cut.truncated && cut.text.ends_with("x[redacted]") && !cut.text.contains("Pa s"),
+            "{}",
+            &cut.text[MAX_BODY - 20..]
+        );
+        let mut plain = response(b"nothing here", None);
+        mask(&mut plain, &secrets);
+        assert_eq!((plain.text.as_str(), plain.redacted), ("nothing here", false));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Sending a request on to the real site and reading its answer, within bounds: the answer's
 //! size, the time allowed, no redirect followed (the client sees the site's own answer).
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -28,6 +29,7 @@ const FORWARDED: &[&str] = &[
     "if-unmodified-since",
     "origin",
     "user-agent",
+    "via",
 ];
 
 /// Answer headers not passed back: hop-by-hop ones, and the length (the proxy's own framing).
@@ -47,6 +49,9 @@ pub struct Site {
     client: reqwest::Client,
     /// Its `{base_url}`, without a trailing slash.
     base: String,
+    /// The `Via` value this proxy adds to what it forwards (`1.1 reference-server-…`, a token
+    /// of its own): a request that comes back with it has gone round a loop.
+    via: String,
 }
 
 /// The site's answer, read whole.
@@ -66,16 +71,31 @@ pub enum Failure {
 }
 
 impl Site {
-    /// The site at `base` (an `http://` URL; `https://` with the `tls` feature).
-    pub fn new(base: &str) -> Result<Site, String> {
+    /// The site at `base` (an `http://` URL; `https://` with the `tls` feature), which may not
+    /// be `own`, the address the server listens on (every request would come back to it).
+    pub fn new(base: &str, own: SocketAddr) -> Result<Site, String> {
         let base = checked_base(base)?;
+        if names_address(&base, own) {
+            return Err(format!(
+                "--proxy-to {base} names this server's own address ({own}): every request would come back to it"
+            ));
+        }
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(SITE_TIMEOUT)
             .connect_timeout(Duration::from_secs(10))
             .build()
             .map_err(|error| format!("--proxy-to: cannot make an HTTP client: {error}"))?;
-        Ok(Site { client, base })
+        let token = std::hash::BuildHasher::hash_one(&std::collections::hash_map::RandomState::new(), own);
+        Ok(Site { client, base, via: format!("1.1 reference-server-{token:016x}") })
+    }
+
+    /// Whether a request has already gone through this proxy (its `Via` names it).
+    pub fn came_back(&self, headers: &HeaderMap) -> bool {
+        headers
+            .get_all("via")
+            .iter()
+            .any(|value| value.as_bytes().windows(self.via.len()).any(|w| w == self.via.as_bytes()))
     }
 
     /// The site's base URL.
@@ -103,6 +123,7 @@ impl Site {
                 request = request.header(*name, value.clone());
             }
         }
+        request = request.header("via", self.via.as_str());
         if !body.is_empty() {
             request = request.body(body);
         }
@@ -141,6 +162,21 @@ fn checked_base(base: &str) -> Result<String, String> {
     }
     reqwest::Url::parse(base).map_err(|error| format!("--proxy-to: not a URL ({error})"))?;
     Ok(base.to_string())
+}
+
+/// Whether the base URL's host and port are `own` (the same address, or a loopback or
+/// unspecified one on both sides, with the same port). Host names other than `localhost` are
+/// not resolved: the `Via` header cuts a loop through them.
+fn names_address(base: &str, own: SocketAddr) -> bool {
+    let Ok(url) = reqwest::Url::parse(base) else { return false };
+    let host = url.host_str().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
+    let ip = match host.parse::<IpAddr>() {
+        Ok(ip) => ip,
+        Err(_) if host.eq_ignore_ascii_case("localhost") => IpAddr::from([127, 0, 0, 1]),
+        Err(_) => return false,
+    };
+    let near = |a: IpAddr| a.is_loopback() || a.is_unspecified();
+    url.port_or_known_default() == Some(own.port()) && (ip == own.ip() || (near(ip) && near(own.ip())))
 }
 
 /// The base URL as the site's address and the REST root's last segment
@@ -191,5 +227,25 @@ mod tests {
         assert_eq!(split_root("http://h:1"), None);
         // The refusal does not repeat a credential.
         assert!(!checked_base("http://user:secret@x/").unwrap_err().contains("secret"));
+    }
+
+    #[test]
+    fn its_own_address_is_named() {
+        let own: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        for base in [
+            "http://127.0.0.1:8080/wp-json",
+            "http://localhost:8080/wp-json",
+            "http://0.0.0.0:8080",
+            "http://[::1]:8080",
+        ] {
+            assert!(names_address(base, own), "{base}");
+        }
+        for base in
+            ["http://127.0.0.1:8081/wp-json", "http://192.0.2.1:8080", "http://example.org:8080", "http://127.0.0.1/"]
+        {
+            assert!(!names_address(base, own), "{base}");
+        }
+        assert!(names_address("http://127.0.0.1:80/", "0.0.0.0:80".parse().unwrap()));
+        assert!(!names_address("http://192.0.2.1:80/", "0.0.0.0:80".parse().unwrap()));
     }
 }

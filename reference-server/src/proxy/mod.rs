@@ -40,14 +40,14 @@ pub struct Proxy {
 
 impl Proxy {
     /// The proxy `--proxy-to` asks for, if it does.
-    pub fn new(app: &App) -> Result<Option<Proxy>, String> {
+    pub fn new(app: &App, own: std::net::SocketAddr) -> Result<Option<Proxy>, String> {
         let Some(base) = app.config.proxy_to.as_deref() else {
             return match app.config.record {
                 Some(_) => Err("--record needs --proxy-to: it records the exchanges through the proxy".into()),
                 None => Ok(None),
             };
         };
-        let site = forward::Site::new(base)?;
+        let site = forward::Site::new(base, own)?;
         let doc = crate::doc::openapi(&context(app), "");
         let recorder = app.config.record.as_deref().map(record::Recorder::new).transpose()?;
         tracing::info!("checking proxy: the interface's requests go to {}", site.base());
@@ -98,16 +98,25 @@ pub async fn handle(proxy: &Proxy, local: Local<'_>, request: Request<Incoming>)
     let Some((lang, rest)) = forwarded_part(&local.prefix, &parts.uri) else {
         return refuse(&local, &came, ApiError::no_route(), verdict.findings);
     };
+    if proxy.site.came_back(&parts.headers) {
+        return refuse(&local, &came, ApiError::of(&LOOP), verdict.findings);
+    }
     let answer =
         match proxy.site.send(&parts.method, (lang.map(Lang::code), &rest), &parts.headers, bytes.clone()).await {
             Ok(answer) => answer,
             Err(failure) => return refuse(&local, &came, failure_error(failure), verdict.findings),
         };
-    let json = serde_json::from_slice::<Value>(&answer.body).ok();
+    // Parsed within a bound: a huge answer is passed on unchecked, with a finding that says so.
+    let parsed = crate::json_limit::parse(&answer.body, crate::json_limit::MAX_VALUES);
+    let mut findings = verdict.findings.clone();
+    if let Err(too_many @ crate::json_limit::Refusal::TooManyValues(_)) = &parsed {
+        let reason = format!("the site's answer holds {too_many}: the proxy passed it on unchecked");
+        findings.push(Finding { side: crate::journal::Side::Answer, reason, hint: None });
+    }
+    let json = parsed.ok();
     let fields = field_check(&verdict, &query, &parts.method);
     let template =
         fields.as_ref().map(|(template, method)| check::FieldCheck { doc: &proxy.doc, template, method: *method });
-    let mut findings = verdict.findings.clone();
     findings.extend(check::answer(&verdict, answer.status, json.as_ref(), template));
     let code = json.as_ref().filter(|_| answer.status >= 400).and_then(|body| body.get("code")).and_then(Value::as_str);
     let kept = kept_bodies(&local, &parts.headers, &bytes, &answer);
@@ -120,7 +129,21 @@ pub async fn handle(proxy: &Proxy, local: Local<'_>, request: Request<Incoming>)
     let mut response = Response::new(Full::new(answer.body));
     *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
     *response.headers_mut() = answer.headers;
+    sandbox_unless_json(response.headers_mut());
     response
+}
+
+/// The proxy's origin is also the admin API's: a site's answer that is not JSON (an HTML page,
+/// an SVG image…) could run a script there that drives the admin API. Such an answer is served
+/// in a sandbox (`Content-Security-Policy: sandbox`: a unique origin, no script) and never
+/// sniffed into another type. A site's own policy stays: a browser enforces both.
+fn sandbox_unless_json(headers: &mut hyper::HeaderMap) {
+    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    let kind = headers.get(hyper::header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or("");
+    let essence = kind.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    if !(essence == "application/json" || essence.ends_with("+json")) {
+        headers.append("content-security-policy", HeaderValue::from_static("sandbox"));
+    }
 }
 
 /// An exchange as the recording writes it.
@@ -161,7 +184,7 @@ fn forwarded_part(prefix: &Prefix, uri: &hyper::Uri) -> Option<(Option<Lang>, St
         .find(|lang| strip_ci(under_site, &format!("/{}", lang.code())).is_some_and(|rest| rest.starts_with('/')));
     let under_lang = lang.map_or(under_site, |lang| &under_site[1 + lang.code().len()..]);
     let rest = strip_ci(under_lang, prefix.root)?;
-    if !(rest.is_empty() || rest.starts_with('/')) {
+    if !(rest.is_empty() || rest.starts_with('/')) || !normalised(uri.path()) {
         return None;
     }
     Some((
@@ -171,6 +194,15 @@ fn forwarded_part(prefix: &Prefix, uri: &hyper::Uri) -> Option<(Option<Lang>, St
             None => rest.to_string(),
         },
     ))
+}
+
+/// Whether a path stays where it says once a site resolves it: no `.` or `..` segment, written
+/// as is or percent-encoded (`%2e%2e`, `..%2f`), and no backslash (which some sites read as a
+/// slash). A path that fails this could leave the REST root on the site (`/wp-json/../x`), so
+/// it is not forwarded.
+fn normalised(path: &str) -> bool {
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    !decoded.contains('\\') && decoded.split('/').all(|segment| segment != "." && segment != "..")
 }
 
 fn strip_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
@@ -241,9 +273,37 @@ fn kept_bodies(
     let kind = |headers: &hyper::HeaderMap| {
         headers.get(hyper::header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).map(str::to_string)
     };
-    let request = (!request.is_empty()).then(|| bodies::request(request, kind(request_headers).as_deref()));
-    let response = (!answer.body.is_empty()).then(|| bodies::response(&answer.body, kind(&answer.headers).as_deref()));
+    let mut request = (!request.is_empty()).then(|| bodies::request(request, kind(request_headers).as_deref()));
+    let mut response =
+        (!answer.body.is_empty()).then(|| bodies::response(&answer.body, kind(&answer.headers).as_deref()));
+    let secrets = forwarded_secrets(request_headers);
+    for kept in [&mut request, &mut response].into_iter().flatten() {
+        bodies::mask(kept, &secrets);
+    }
     Some(Bodies { request, response })
+}
+
+/// The credentials the proxy forwards with a request, which the journal masks wherever the
+/// site's answer repeats them: the `Authorization` header's credentials (for Basic, also the
+/// password and its base64), the `X-WP-Nonce` and the values of cookies.
+fn forwarded_secrets(headers: &hyper::HeaderMap) -> Vec<String> {
+    use base64::Engine;
+    let text = |name: &str| headers.get_all(name).into_iter().filter_map(|value| value.to_str().ok()).map(str::trim);
+    let mut secrets = Vec::new();
+    for header in text("authorization") {
+        if let Some((_, password)) = crate::auth::decode_basic(header) {
+            secrets.push(base64::engine::general_purpose::STANDARD.encode(&password));
+            secrets.push(password);
+        }
+        secrets.push(header.split_once(' ').map_or(header, |(_, credentials)| credentials.trim()).to_string());
+    }
+    // A short nonce or cookie value ("1", "yes") is no secret, and masking it would garble the text.
+    let long = |value: &str| (value.chars().count() >= 8).then(|| value.to_string());
+    secrets.extend(text("x-wp-nonce").filter_map(long));
+    for cookies in text("cookie") {
+        secrets.extend(cookies.split(';').filter_map(|pair| pair.split_once('=')).filter_map(|(_, v)| long(v.trim())));
+    }
+    secrets
 }
 
 /// The request log line, with the number of findings and the first one.
@@ -304,6 +364,12 @@ const SITE_UNREACHABLE: crate::interface::ErrorKind = crate::interface::ErrorKin
     status: 502,
     message: "The checking proxy could not reach the site.",
     when: "the site behind --proxy-to did not answer",
+};
+const LOOP: crate::interface::ErrorKind = crate::interface::ErrorKind {
+    code: "proxy_loop",
+    status: 508,
+    message: "The request came back to the checking proxy that forwarded it.",
+    when: "the request's Via header shows it went through this proxy already (--proxy-to leads back to it)",
 };
 const ANSWER_TOO_LARGE: crate::interface::ErrorKind = crate::interface::ErrorKind {
     code: "proxy_answer_too_large",

@@ -7,8 +7,9 @@
 //! text of a request can break the file; braces in recorded strings are written `{{lb}}` and
 //! `{{rb}}`, so none is taken for a template. A step expects the class of the site's answer
 //! (`2xx`, `4xx`) and nothing more: all a must step may assert. The ID a create's success
-//! answers is captured (`id_N`) and written as `{{id_N}}` where later requests use it, so the
-//! case replays on a site that gives other IDs. Credentials never reach the file: a request
+//! answers is captured (`id_N`) and written as `{{id_N}}` where later requests use it as an ID
+//! (an item route's `<id>` segment, the value of an ID field such as `venue` or `include`), so
+//! the case replays on a site that gives other IDs. Credentials never reach the file: a request
 //! whose Basic credentials are those of a `--user` of the proxy is recorded with that user's
 //! role (`auth: editor`), which the runner's `--auth` fills in; other credentials leave the step
 //! without credentials and without an expectation, with a comment saying so.
@@ -190,11 +191,32 @@ fn add_body(request: &mut Map<String, Value>, ids: &[(u64, String)], content_typ
     }
 }
 
+/// The fields (of a query or a body, at any depth) whose values are IDs of items: those of the
+/// interface's arguments that name items (`venue`, `include`, `post_parent`…) and `id` (of a
+/// linked item, `{"venue": {"id": 5}}`). Only their values, and what lists and objects under
+/// them hold, become variables: a page size, a zip or a phone that equals an ID does not.
+const ID_FIELDS: &[&str] =
+    &["id", "venue", "organizer", "categories", "tags", "include", "exclude", "post_parent", "parent", "post", "event"];
+
 /// Request data with created IDs as their variables and braces escaped, keys included.
 fn data(ids: &[(u64, String)], value: Value) -> Value {
+    data_in(ids, value, false)
+}
+
+/// `data`, where `as_id` says whether the value is under an ID field.
+fn data_in(ids: &[(u64, String)], value: Value, as_id: bool) -> Value {
     match value {
-        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (escaped(&k), data(ids, v))).collect()),
-        Value::Array(items) => Value::Array(items.into_iter().map(|item| data(ids, item)).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let id_field = ID_FIELDS.contains(&k.split('[').next().unwrap_or("").to_ascii_lowercase().as_str());
+                    (escaped(&k), data_in(ids, v, id_field))
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(|item| data_in(ids, item, as_id)).collect()),
+        Value::Number(number) if !as_id => Value::Number(number),
+        Value::String(text) if !as_id => json!(escaped(&text)),
         Value::Number(number) => match number.as_u64().and_then(|n| variable(ids, n)) {
             Some(name) => json!(format!("{{{{{name}}}}}")),
             None => Value::Number(number),
@@ -209,18 +231,31 @@ fn data(ids: &[(u64, String)], value: Value) -> Value {
     }
 }
 
-/// A path with each segment that is a created ID written as its variable.
+/// A path with each segment that is a created ID written as its variable: the `<id>` segments
+/// of the interface's item routes (`/events/42`), not a number elsewhere (`/events/by-slug/42`).
 fn with_ids(ids: &[(u64, String)], path: &str) -> String {
+    let mut before = "";
     let segments: Vec<String> = path
         .split('/')
         .map(|segment| {
-            match segment.parse::<u64>().ok().filter(|_| !segment.starts_with('0')).and_then(|n| variable(ids, n)) {
+            let item = id_follows(std::mem::replace(&mut before, segment));
+            let id = segment.parse::<u64>().ok().filter(|_| item && !segment.starts_with('0'));
+            match id.and_then(|n| variable(ids, n)) {
                 Some(name) => format!("{{{{{name}}}}}"),
                 None => escaped(segment),
             }
         })
         .collect();
     segments.join("/")
+}
+
+/// Whether an item route of the interface has an `<id>` segment right after `segment`.
+fn id_follows(segment: &str) -> bool {
+    !segment.is_empty()
+        && crate::interface::ROUTES.iter().any(|route| {
+            let parts: Vec<&str> = route.path.split('/').collect();
+            parts.windows(2).any(|pair| pair[1] == "<id>" && pair[0].eq_ignore_ascii_case(segment))
+        })
 }
 
 fn variable(ids: &[(u64, String)], id: u64) -> Option<&str> {
@@ -273,15 +308,41 @@ mod tests {
     }
 
     #[test]
+    fn r7_only_values_used_as_ids_become_variables() {
+        let ids = vec![(7, "id_1".to_string()), (8, "id_2".to_string()), (10, "id_3".to_string())];
+        assert_eq!(data(&ids, json!({"per_page": "10", "page": 8})), json!({"per_page": "10", "page": 8}));
+        assert_eq!(
+            data(&ids, json!({"venue": "Hall", "zip": "7", "phone": "8", "title": 10})),
+            json!({"venue": "Hall", "zip": "7", "phone": "8", "title": 10})
+        );
+        assert_eq!(
+            data(
+                &ids,
+                json!({"venue": {"venue": "Hall", "zip": "7"}, "organizer": [{"id": 8}, 10], "categories": [7]})
+            ),
+            json!({"venue": {"venue": "Hall", "zip": "7"}, "organizer": [{"id": "{{id_2}}"}, "{{id_3}}"], "categories": ["{{id_1}}"]})
+        );
+        assert_eq!(data(&ids, json!({"venue": {"id": "7"}})), json!({"venue": {"id": "{{id_1|string}}"}}));
+        assert_eq!(with_ids(&ids, "/events/7"), "/events/{{id_1}}");
+        assert_eq!(with_ids(&ids, "/venues/8"), "/venues/{{id_2}}");
+        assert_eq!(with_ids(&ids, "/events/by-slug/7"), "/events/by-slug/7");
+        assert_eq!(with_ids(&ids, "/7"), "/7");
+    }
+
+    #[test]
     fn ids_become_variables_and_braces_are_escaped() {
         let ids = vec![(42, "id_1".to_string())];
         assert_eq!(with_ids(&ids, "/events/42"), "/events/{{id_1}}");
         assert_eq!(with_ids(&ids, "/events/420"), "/events/420");
         assert_eq!(
-            data(&ids, json!({"venue": 42, "ids": ["42", "042"]})),
-            json!({"venue": "{{id_1}}", "ids": ["{{id_1|string}}", "042"]})
+            data(&ids, json!({"venue": 42, "include": ["42", "042"]})),
+            json!({"venue": "{{id_1}}", "include": ["{{id_1|string}}", "042"]})
         );
         assert_eq!(escaped("a {{b}}"), "a {{lb}}{{lb}}b{{rb}}{{rb}}");
+        assert_eq!(
+            data(&ids, json!({"include": "42", "x": [{"post_parent": 42}]})),
+            json!({"include": "{{id_1|string}}", "x": [{"post_parent": "{{id_1}}"}]})
+        );
         assert_eq!(data(&[], json!({"{{x}}": "y"})), json!({"{{lb}}{{lb}}x{{rb}}{{rb}}": "y"}));
     }
 }

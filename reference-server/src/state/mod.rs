@@ -68,6 +68,15 @@ enum Command {
     Stop,
 }
 
+/// Where the writer stands after its last batch: the last record it handled, whether a
+/// compaction it asked for is under way, whether the file failed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Quiet {
+    seq: u64,
+    compacting: bool,
+    failed: bool,
+}
+
 /// Sizes and counts, for `GET /__admin/state`.
 #[derive(Clone, Debug, Default)]
 struct Stats {
@@ -83,10 +92,29 @@ struct Log {
     /// The number of the last record handed to the writer.
     assigned: AtomicU64,
     durable: watch::Sender<Durable>,
+    /// Published by the writer after each batch (for `State::compactions_settled`).
+    quiet: watch::Sender<Quiet>,
     stats: Mutex<Stats>,
 }
 
 impl Log {
+    /// The log of a file as it was read (or made), sending its records to `tx`.
+    fn of_loaded(tx: mpsc::Sender<Command>, loaded: &Loaded) -> Arc<Log> {
+        let stats = Stats {
+            file_bytes: loaded.file_bytes,
+            image_bytes: loaded.image_bytes,
+            since_image_bytes: loaded.since_image_bytes,
+            compactions: 0,
+        };
+        Arc::new(Log {
+            tx: Mutex::new(tx),
+            assigned: AtomicU64::new(loaded.seq),
+            durable: watch::channel(Durable { seq: loaded.seq, failed: None }).0,
+            quiet: watch::channel(Quiet { seq: loaded.seq, ..Quiet::default() }).0,
+            stats: Mutex::new(stats),
+        })
+    }
+
     fn send(&self, line_of: impl FnOnce(u64) -> Vec<u8>) {
         let tx = self.tx.lock();
         let seq = self.assigned.load(Ordering::SeqCst) + 1;
@@ -236,19 +264,7 @@ impl Opening {
             }
         };
         let (tx, rx) = mpsc::channel();
-        let (durable, _) = watch::channel(Durable { seq: loaded.seq, failed: None });
-        let stats = Stats {
-            file_bytes: loaded.file_bytes,
-            image_bytes: loaded.image_bytes,
-            since_image_bytes: loaded.since_image_bytes,
-            compactions: 0,
-        };
-        let log = Arc::new(Log {
-            tx: Mutex::new(tx),
-            assigned: AtomicU64::new(loaded.seq),
-            durable,
-            stats: Mutex::new(stats),
-        });
+        let log = Log::of_loaded(tx, &loaded);
         let (trigger, triggered) = mpsc::channel();
         let writer = Writer {
             file,
@@ -258,6 +274,7 @@ impl Opening {
             trigger,
             compacting: false,
             compact_bytes,
+            handled: loaded.seq,
         };
         let writer = std::thread::Builder::new()
             .name("state-writer".into())
@@ -378,6 +395,16 @@ impl State {
         }
     }
 
+    /// Waits until the writer has handled every record handed to it so far and no compaction
+    /// is under way or due (or the file failed): then the file is an image and at most
+    /// `--state-compact-bytes` (or the image's size) of records after it. For tests, which
+    /// wait for this instead of for some time.
+    pub async fn compactions_settled(&self) {
+        let target = self.log.assigned.load(Ordering::SeqCst);
+        let mut receiver = self.log.quiet.subscribe();
+        let _ = receiver.wait_for(|quiet| quiet.failed || (quiet.seq >= target && !quiet.compacting)).await;
+    }
+
     /// Why the file cannot be written, once a write or `fsync` failed.
     pub fn failure(&self) -> Option<String> {
         self.log.durable.borrow().failed.as_ref().map(|message| message.to_string())
@@ -419,6 +446,8 @@ struct Writer {
     trigger: mpsc::Sender<()>,
     compacting: bool,
     compact_bytes: u64,
+    /// The last record handed to it.
+    handled: u64,
 }
 
 impl Writer {
@@ -441,6 +470,7 @@ impl Writer {
                         pending.extend_from_slice(&line);
                         self.retained.push((seq, line));
                         last = Some(seq);
+                        self.handled = seq;
                     }
                     Command::Adopt { file, seq, image_bytes } => {
                         if !failed {
@@ -463,6 +493,7 @@ impl Writer {
             } else {
                 self.maybe_compact();
             }
+            self.log.quiet.send_replace(Quiet { seq: self.handled, compacting: self.compacting, failed });
             if stop {
                 break;
             }
@@ -593,6 +624,7 @@ mod tests {
             tx: Mutex::new(tx),
             assigned: AtomicU64::new(0),
             durable,
+            quiet: watch::channel(Quiet::default()).0,
             stats: Mutex::new(Stats::default()),
         });
         let (trigger, _triggered) = mpsc::channel();
@@ -604,6 +636,7 @@ mod tests {
             trigger,
             compacting: false,
             compact_bytes: u64::MAX,
+            handled: 0,
         };
         (log, std::thread::spawn(move || writer.run(rx)))
     }

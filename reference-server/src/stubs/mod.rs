@@ -29,6 +29,13 @@ use crate::validate::Params;
 
 /// At most this many stubs at once (used-up ones count until removed).
 pub const MAX_STUBS: usize = 100;
+/// The most JSON values all stubs together may hold: each is kept parsed about three times
+/// (its definition, its body matcher, its answer), some 100 bytes a value at most, so the
+/// stubs take some 30 MB of memory at most.
+pub const MAX_ALL_VALUES: usize = 100_000;
+/// The most bytes of JSON text all stubs' definitions together may hold: what
+/// `GET /__admin/stubs` answers is about this large at most.
+pub const MAX_ALL_BYTES: usize = 4 * 1024 * 1024;
 
 /// An active stub.
 pub struct Stub {
@@ -122,6 +129,8 @@ impl Stubs {
         if stubs.len() + specs.len() > MAX_STUBS {
             return Err(format!("at most {MAX_STUBS} stubs at once ({} now): remove some first", stubs.len()));
         }
+        let kept = stubs.iter().map(|stub| stub.spec.weight);
+        total_weight(kept.chain(specs.iter().map(|spec| spec.weight)))?;
         let added: Vec<Arc<Stub>> = specs
             .into_iter()
             .map(|spec| {
@@ -171,6 +180,19 @@ impl Stubs {
     }
 }
 
+/// Whether stubs of these weights fit together within `MAX_ALL_VALUES` and `MAX_ALL_BYTES`.
+fn total_weight(weights: impl Iterator<Item = spec::Weight>) -> Result<(), String> {
+    let (values, bytes) =
+        weights.fold((0usize, 0usize), |(v, b), w| (v.saturating_add(w.values), b.saturating_add(w.bytes)));
+    if values > MAX_ALL_VALUES || bytes > MAX_ALL_BYTES {
+        return Err(format!(
+            "all stubs together hold at most {MAX_ALL_VALUES} JSON values and {} MiB of JSON ({values} values and {bytes} bytes with these): remove some first",
+            MAX_ALL_BYTES / (1024 * 1024)
+        ));
+    }
+    Ok(())
+}
+
 /// Problems of `--stub` files, as `FILE: PATH: MESSAGE` lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StubErrors {
@@ -189,13 +211,17 @@ impl std::fmt::Display for StubErrors {
 
 impl std::error::Error for StubErrors {}
 
+/// The most JSON values one `--stub` file may hold (twice what all stubs together may hold),
+/// counted before it is parsed, so that a huge file is refused at once.
+pub const MAX_FILE_VALUES: usize = 2 * MAX_ALL_VALUES;
+
 /// Reads `--stub` files (YAML for `.yaml`/`.yml`, else JSON; read like fixtures): each holds
 /// one stub or a list of them. Every problem of every file is reported.
 pub fn read_files(paths: &[PathBuf], users: &[&str]) -> Result<Vec<StubSpec>, StubErrors> {
     let mut specs = Vec::new();
     let mut lines = Vec::new();
     for path in paths {
-        match Fixture::read(path) {
+        match Fixture::read(path, MAX_FILE_VALUES) {
             Err(errors) => lines.extend(errors),
             Ok(file) => match parse_document(&file.doc, users) {
                 Ok(found) => specs.extend(found),
@@ -205,6 +231,9 @@ pub fn read_files(paths: &[PathBuf], users: &[&str]) -> Result<Vec<StubSpec>, St
     }
     if specs.len() > MAX_STUBS {
         lines.push(format!("{} stubs in all the files: at most {MAX_STUBS}", specs.len()));
+    }
+    if let Err(message) = total_weight(specs.iter().map(|spec| spec.weight)) {
+        lines.push(format!("the stubs of all the files: {message}"));
     }
     if lines.is_empty() {
         Ok(specs)

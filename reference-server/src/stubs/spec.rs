@@ -9,6 +9,13 @@ use crate::fixtures::Problem;
 
 /// The largest answer body (or merge patch) a stub may hold, as JSON text.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
+/// The most JSON values (keys included) one stub's definition may hold: a parsed value takes
+/// far more memory than its text, and a stub is kept parsed (its definition, its body matcher
+/// and its answer), so its bytes alone do not bound its memory.
+pub const MAX_VALUES: usize = 20_000;
+/// The largest `merge.each` patch, as JSON text: it is copied into every item of a list answer
+/// (at most 50 on a page), so it bounds what a stub adds to an answer.
+pub const MAX_EACH_BYTES: usize = 16 * 1024;
 /// The longest stub name.
 pub const MAX_NAME: usize = 100;
 /// The most query parameters, and the most answer headers, one stub may name.
@@ -49,6 +56,15 @@ pub struct StubSpec {
     pub priority: i64,
     /// The definition as given, for the list.
     pub source: Value,
+    /// What the stub costs to keep: its JSON values and its definition's bytes as JSON text.
+    pub weight: Weight,
+}
+
+/// What a stub costs to keep, for the bounds of all stubs together.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Weight {
+    pub values: usize,
+    pub bytes: usize,
 }
 
 const FIELDS: [&str; 6] = ["name", "request", "response", "merge", "times", "priority"];
@@ -56,9 +72,29 @@ const REQUEST_FIELDS: [&str; 5] = ["method", "path", "query", "body", "user"];
 const RESPONSE_FIELDS: [&str; 3] = ["status", "headers", "body"];
 const MERGE_FIELDS: [&str; 2] = ["answer", "each"];
 
-/// Headers a stub may not set: the server writes them (length, framing, type, CORS).
-const RESERVED_HEADERS: [&str; 6] =
-    ["content-length", "transfer-encoding", "connection", "content-type", "access-control-", "keep-alive"];
+/// Headers a stub may not set: the server writes them (length, framing, type, CORS), they
+/// belong to one connection (hop-by-hop), or they would say the JSON body is other than it is
+/// (`Content-Encoding: gzip` on a body that is not compressed).
+const RESERVED_HEADERS: [&str; 13] = [
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "content-type",
+    "keep-alive",
+    "content-encoding",
+    "upgrade",
+    "te",
+    "trailer",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "content-range",
+];
+/// Prefixes of header names a stub may not set (the server writes CORS).
+const RESERVED_PREFIXES: [&str; 1] = ["access-control-"];
+
+/// Statuses whose answers carry no content, which a stub's JSON body would contradict.
+const NO_CONTENT: [u64; 3] = [204, 205, 304];
 
 /// Reads one stub; `at` prefixes the paths of its problems (`[2].`, or empty). `users` are the
 /// logins the server accepts (a stub for another could never answer).
@@ -85,10 +121,21 @@ pub fn parse(value: &Value, at: &str, users: &[&str]) -> Result<StubSpec, Vec<Pr
             0
         }),
     };
+    let weight = weigh(value, at, &mut problems);
     match (problems.is_empty(), answer) {
-        (true, Some(answer)) => Ok(StubSpec { name, matcher, answer, times, priority, source: value.clone() }),
+        (true, Some(answer)) => Ok(StubSpec { name, matcher, answer, times, priority, source: value.clone(), weight }),
         _ => Err(problems),
     }
+}
+
+/// The stub's weight, with a problem when it holds more than `MAX_VALUES` values.
+fn weigh(value: &Value, at: &str, problems: &mut Vec<Problem>) -> Weight {
+    let values = crate::json_limit::count(value, MAX_VALUES + 1);
+    if values > MAX_VALUES {
+        let message = format!("a stub holds at most {MAX_VALUES} JSON values (keys included)");
+        problems.push(Problem::new(at.trim_end_matches('.'), message));
+    }
+    Weight { values, bytes: serde_json::to_vec(value).map_or(usize::MAX, |text| text.len()) }
 }
 
 fn unknown_fields(map: &Map<String, Value>, known: &[&str], at: &str, problems: &mut Vec<Problem>) {
@@ -191,12 +238,17 @@ fn method(value: Option<&Value>, path: &str, problems: &mut Vec<Problem>) -> Opt
 }
 
 /// A path pattern: inside the namespace, starting with `/`; `*` any text, `<id>` digits,
-/// `<slug>` one segment (the fault rules' patterns).
+/// `<slug>` one segment (the fault rules' patterns). It is matched against the request's path
+/// decoded (`caf%C3%A9` is `café`), as routing reads it, so a pattern written percent-encoded is
+/// decoded first: `/events/by-slug/café` and `/events/by-slug/caf%C3%A9` are one pattern.
 fn path_pattern(text: &str) -> Result<Regex, String> {
     if !text.starts_with('/') && text != "*" {
         return Err(format!("must start with / (a path inside the namespace, e.g. /events/<id>), got {text:?}"));
     }
-    crate::faults::rule::pattern(text)
+    let decoded = percent_encoding::percent_decode_str(text)
+        .decode_utf8()
+        .map_err(|_| "must be a path whose percent-encoded bytes are UTF-8 text".to_string())?;
+    crate::faults::rule::pattern(&decoded)
 }
 
 fn query(value: Option<&Value>, at: &str, problems: &mut Vec<Problem>) -> Vec<(String, Option<Value>)> {
@@ -246,10 +298,10 @@ fn fixed(value: &Value, at: &str, problems: &mut Vec<Problem>) -> Option<Answer>
     unknown_fields(map, &RESPONSE_FIELDS, &format!("{at}."), problems);
     let status = match map.get("status") {
         None => 200,
-        Some(value) => match value.as_u64().filter(|s| (200..=599).contains(s) && *s != 204 && *s != 304) {
+        Some(value) => match value.as_u64().filter(|s| (200..=599).contains(s) && !NO_CONTENT.contains(s)) {
             Some(status) => status as u16,
             None => {
-                let message = "must be 200 to 599, not 204 or 304 (a stub's answer has a JSON body)";
+                let message = "must be 200 to 599, not 204, 205 or 304 (a stub's answer has a JSON body)";
                 problems.push(Problem::new(format!("{at}.status"), message));
                 0
             }
@@ -278,6 +330,14 @@ fn merged(value: &Value, at: &str, problems: &mut Vec<Problem>) -> Option<Answer
             check_size(patch, &format!("{at}.{name}"), problems);
         }
     }
+    // Copied into every item of a list: a smaller bound.
+    if let Some(patch) = &each {
+        if serde_json::to_vec(patch).map_or(usize::MAX, |text| text.len()) > MAX_EACH_BYTES {
+            let message =
+                format!("is larger than {} KiB (it is copied into every item of a list)", MAX_EACH_BYTES / 1024);
+            problems.push(Problem::new(format!("{at}.each"), message));
+        }
+    }
     (problems.len() == before).then_some(Answer::Merge { merge, each })
 }
 
@@ -301,8 +361,9 @@ fn headers(value: Option<&Value>, at: &str, problems: &mut Vec<Problem>) -> Vec<
         };
         if hyper::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
             problems.push(Problem::new(path, "is not a header name"));
-        } else if RESERVED_HEADERS.iter().any(|reserved| lower.starts_with(reserved)) {
-            problems.push(Problem::new(path, "is written by the server (length, framing, type or CORS)"));
+        } else if RESERVED_HEADERS.contains(&lower.as_str()) || RESERVED_PREFIXES.iter().any(|p| lower.starts_with(p)) {
+            let message = "is written by the server (length, framing, encoding, type or CORS) or hop-by-hop";
+            problems.push(Problem::new(path, message));
         } else if text.is_empty() || hyper::http::HeaderValue::from_str(&text).is_err() || text.len() > 4096 {
             problems.push(Problem::new(path, "must be a header value: a text of 1 to 4096 visible characters"));
         } else {

@@ -151,3 +151,33 @@ fn a_server_whose_start_lines_nobody_reads_serves_all_the_same() {
     assert_eq!(exited, None, "the server stopped when nobody read its start lines");
     assert_eq!(answered, Some(200));
 }
+
+/// The start lines show the passwords of the built-in default users only: users given with
+/// `--user` (or in a fixture) are shown by name and role, so that a real password never lands
+/// in a log that keeps the start lines.
+#[test]
+fn also_user_passwords_given_at_start_are_not_printed() {
+    let run = |args: &[&str], lines: usize| {
+        let mut child = Command::new(BIN)
+            .args(["--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starts");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut printed = Vec::new();
+        for _ in 0..lines {
+            let mut line = String::new();
+            stdout.read_line(&mut line).expect("a start line");
+            printed.push(line.trim_end().to_string());
+        }
+        child.kill().expect("stop");
+        let _ = child.wait();
+        printed
+    };
+    let given = run(&["--user", "alice:Real-S3cret:pw:editor", "--user", "bob:Other-S3cret:subscriber"], 3);
+    assert_eq!(given[1..], ["user alice (editor)", "user bob (subscriber)"], "{given:?}");
+    let defaults = run(&[], 6);
+    assert_eq!(defaults[1], "user admin:admin-password (administrator)");
+}

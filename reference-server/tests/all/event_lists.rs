@@ -460,7 +460,9 @@ async fn ticketed_filter() {
 
 #[tokio::test]
 async fn without_the_extensions_geoloc_has_no_effect_and_ticketed_is_refused() {
-    let srv = start_with(Config { features: Features { geoloc: false, tickets: false }, ..config() }).await;
+    let srv =
+        start_with(Config { features: Features { geoloc: false, tickets: false, ..Features::default() }, ..config() })
+            .await;
     geo_calendar(&srv).await;
     let all = names(&["In Paris", "In Versailles", "In Tokyo", "Somewhere", "Online"]);
     assert_eq!(titles(&srv, None, "").await, all);
@@ -478,6 +480,25 @@ async fn without_the_extensions_geoloc_has_no_effect_and_ticketed_is_refused() {
     assert_eq!(err["data"]["params"]["ticketed"], "Event Tickets plugin is not activated.");
     // A falsy value is fine.
     assert_eq!(titles(&srv, None, "?ticketed=false").await, all);
+}
+
+/// `--without series,event-password` (the names of the one feature list the runner shares):
+/// the write fields `post_parent` and `password` are ignored, as a site without them does.
+#[tokio::test]
+async fn also_without_series_and_event_password_their_write_fields_are_ignored() {
+    let without = Features::default().without("series,event-password").expect("both can be switched off");
+    for (features, has) in [(Features::default(), true), (without, false)] {
+        let srv = start_with(Config { features, ..config() }).await;
+        let parent = srv.event("Parent", 2, json!({})).await;
+        let child = srv.event("Child", 3, json!({"post_parent": id(&parent), "password": "secret"})).await;
+        let children = titles(&srv, None, &format!("?post_parent={}", id(&parent))).await;
+        assert_eq!(children, if has { names(&["Child"]) } else { Vec::new() }, "series: {has}");
+        let read = srv.get(&format!("/events/{}", id(&child))).await;
+        assert_eq!(read.status, if has { 403 } else { 200 }, "event-password: {has}: {}", read.text);
+    }
+    for name in ["languages", "fresh-store", "large-store"] {
+        assert!(Features::default().without(name).unwrap_err().contains("always has"), "{name}");
+    }
 }
 
 #[tokio::test]

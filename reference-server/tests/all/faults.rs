@@ -193,3 +193,19 @@ async fn h15_latency_on_every_slot_leaves_the_admin_api_one() {
     }
     // Not shut down: the slow requests would be waited for.
 }
+
+/// A rate through the admin API is read as the command line reads it: `"5%"` and `"0.05"` are
+/// the share 0.05, and a bad one is refused with the command line's message.
+#[tokio::test]
+async fn also_the_admin_api_reads_a_rate_as_the_command_line_does() {
+    let srv = with_rules(&["error,status=503,rate=5%"]).await;
+    for rate in [json!("5%"), json!("0.05"), json!(0.05)] {
+        let added = add_rule(&srv, json!({"kind": "error", "status": 503, "rate": rate})).await;
+        assert_eq!(added.expect(201)["rate"], json!(0.05), "{rate}");
+    }
+    let refused = add_rule(&srv, json!({"kind": "error", "status": 503, "rate": "lots"})).await;
+    let message = refused.expect_error(400, "admin_invalid_rule")["message"].as_str().unwrap().to_string();
+    assert!(message.contains("rate: expected a share from 0 to 1 or a percentage (5%), got \"lots\""), "{message}");
+    let flag = FaultRule::from_flag("error,status=503,rate=lots").unwrap_err();
+    assert!(flag.ends_with("rate: expected a share from 0 to 1 or a percentage (5%), got \"lots\""), "{flag}");
+}

@@ -328,6 +328,39 @@ async fn too_many_items_are_refused_before_loading() {
     assert!(lines[0].contains("at most 200000 items"), "{lines:?}");
 }
 
+/// R12: a file of many entries that are not mappings is refused in one line (not one line per
+/// entry), and a JSON file of more values than the stated bound is refused before it is
+/// parsed; a `--stub` file too, within its own smaller bound.
+#[tokio::test]
+async fn r12_huge_fixture_and_stub_files_are_refused_in_one_line() {
+    let fixture_lines = |error: std::io::Error| {
+        error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines.clone()
+    };
+    let zeros = |n: usize| format!("[{}0]", "0,".repeat(n - 1));
+    let file = temp_file("zeros.json", &format!("{{\"events\":{}}}", zeros(1_000_000)));
+    let error = serve(Config { fixtures: Some(file.path()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = fixture_lines(error);
+    assert_eq!(lines.len(), 1, "{:?}", &lines[..lines.len().min(3)]);
+    assert!(lines[0].contains("at most 200000 items"), "{lines:?}");
+    // Within the item bound, the entries that are not mappings are named up to 20, then counted.
+    let file = temp_file("some-zeros.json", &format!("{{\"events\":{}}}", zeros(1000)));
+    let error = serve(Config { fixtures: Some(file.path()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = fixture_lines(error);
+    assert_eq!(lines.len(), 21, "{:?}", &lines[..lines.len().min(3)]);
+    assert!(lines[20].ends_with("events: 980 more items are not mappings of fields"), "{:?}", lines[20]);
+    // Past the bound of values: refused before the parse, in one line.
+    let file = temp_file("values.json", &format!("{{\"events\":{}}}", zeros(5_000_001)));
+    let error = serve(Config { fixtures: Some(file.path()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = fixture_lines(error);
+    assert_eq!(lines.len(), 1, "{:?}", &lines[..lines.len().min(3)]);
+    assert!(lines[0].ends_with("holds more than 5000000 values (keys included): split it"), "{lines:?}");
+    let stubs = temp_file("stubs.json", &format!("{{\"response\":{{\"body\":{}}}}}", zeros(200_001)));
+    let error = serve(Config { stub_files: vec![stubs.path()], ..Config::ephemeral() }).await.err().expect("refused");
+    let text = error.to_string();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.contains("holds more than 200000 values"), "{text}");
+}
+
 #[tokio::test]
 async fn users_come_from_the_command_line_or_the_fixture_not_both() {
     let users = vec![reference_server::UserSpec::parse("carol:carol-secret:editor").expect("a user")];
@@ -372,4 +405,71 @@ async fn a_state_file_that_exists_holds_the_store() {
     second.server.shutdown().await;
     let _ = std::fs::remove_file(&state);
     let _ = std::fs::remove_file(format!("{}.lock", state.display()));
+}
+
+/// R13: a relative export keeps each publication date's distance to the clock, so loaded at
+/// another hour on a later day, what was published is published still (not scheduled), and
+/// what was scheduled is scheduled still.
+#[tokio::test]
+async fn r13_a_relative_export_keeps_published_items_published() {
+    let srv =
+        start_with(Config { admin: true, clock: Some("2026-12-07T15:00:00Z".parse().unwrap()), ..Config::ephemeral() })
+            .await;
+    let body =
+        json!({"title": "Published now", "start_date": "2026-12-10 19:00:00", "end_date": "2026-12-10 21:00:00"});
+    srv.post(Some("admin"), "/events", &body).await.expect(201);
+    let later = json!({"title": "Scheduled", "start_date": "2026-12-11 19:00:00", "end_date": "2026-12-11 21:00:00",
+        "status": "future", "date": "2026-12-07 18:00:00"});
+    srv.post(Some("admin"), "/events", &later).await.expect(201);
+    let exported = admin(&srv, Method::GET, "/export?dates=relative").send().await.expect(200).clone();
+    let dates: Vec<&str> = exported["events"].as_array().unwrap().iter().map(|e| e["date"].as_str().unwrap()).collect();
+    assert_eq!(dates, ["now", "now +0d 03:00:00"]);
+    let file = temp_file("relative.json", &exported.to_string());
+    let again = with_fixture(file.path(), "2026-12-20T09:00:00Z").await;
+    let public = again.get("/events").await.expect(200).clone();
+    let titles: Vec<&str> = public["events"].as_array().unwrap().iter().map(|e| e["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Published now"], "{public}");
+    let all = again.get_as("admin", "/events?status=publish,future").await.expect(200).clone();
+    let statuses: Vec<(&str, &str)> = all["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["title"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(statuses, [("Published now", "publish"), ("Scheduled", "future")]);
+}
+
+/// R14: refs are unique in each list whatever the slugs: when a slug, its `-LANG` and `-ID`
+/// forms and `LIST-ID` are all taken, a number is added; the export loads.
+#[tokio::test]
+async fn r14_export_refs_are_unique() {
+    let srv = start_with(Config { admin: true, ..config() }).await;
+    let make = |slug: &str| json!({"title": slug, "slug": slug, "start_date": at(3, 10), "end_date": at(3, 11)});
+    let first = srv.post(Some("admin"), "/events", &make("placeholder")).await.expect(201).clone();
+    for slug in ["x", "x-fr"] {
+        srv.post(Some("admin"), "/events", &make(slug)).await.expect(201);
+    }
+    let last = srv.post(Some("admin"), "/events", &make("placeholder-2")).await.expect(201).clone();
+    let french_id = id(&last) + 1;
+    srv.put(Some("admin"), &format!("/events/{}", id(&first)), &json!({"slug": format!("events-{french_id}")}))
+        .await
+        .expect(200);
+    srv.put(Some("admin"), &format!("/events/{}", id(&last)), &json!({"slug": format!("x-{french_id}")}))
+        .await
+        .expect(200);
+    let french = srv
+        .raw(Method::POST, &format!("{}/fr/wp-json/calendar/events/v1/events", srv.site()))
+        .user("admin")
+        .json(&make("x"))
+        .send()
+        .await;
+    assert_eq!(id(french.expect(201)), french_id, "the IDs as planned");
+    let exported = admin(&srv, Method::GET, "/export").send().await.expect(200).clone();
+    let refs: Vec<&str> = exported["events"].as_array().unwrap().iter().map(|e| e["ref"].as_str().unwrap()).collect();
+    let unique: std::collections::HashSet<&&str> = refs.iter().collect();
+    assert_eq!(unique.len(), refs.len(), "{refs:?}");
+    let file = temp_file("refs.json", &exported.to_string());
+    let again = with_fixture(file.path(), NOW).await;
+    let reloaded = admin(&again, Method::GET, "/export").send().await.expect(200).clone();
+    assert_eq!(reloaded["events"].as_array().map(Vec::len), Some(5));
 }

@@ -215,3 +215,156 @@ async fn hostile_input_on_every_route_method_and_identity() {
     // The server still works.
     srv.event("Still alive", 3, json!({})).await;
 }
+
+// ----- a proxy in front of a site: hostile paths (R1) -----
+
+/// Sends `method path` as written, with no body, and returns the status line.
+async fn raw_status(srv: &Srv, method: &str, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(srv.server.addr()).await.expect("connect");
+    let request = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", srv.server.addr());
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(30), stream.read_to_end(&mut answer)).await;
+    read.expect("the server closes").expect("reads");
+    String::from_utf8_lossy(&answer).lines().next().unwrap_or("").to_string()
+}
+
+/// Every spelling of a dot segment, on every method, through a checking proxy: none reaches
+/// the site outside its REST root (the site's own journal shows every path it received).
+#[tokio::test]
+async fn hostile_paths_through_a_proxy_never_leave_the_rest_root() {
+    let site = start_with(reference_server::Config { admin: true, ..config() }).await;
+    let proxy =
+        start_with(reference_server::Config { proxy_to: Some(site.server.base_url().to_string()), ..config() }).await;
+    let dots =
+        ["..", ".", "%2e%2e", "%2E%2e", ".%2e", "%2e.", "%2e", "..%2f..", "..%5c..", "..\\..", "%2e%2e%2f%2e%2e"];
+    let mut sent = 0;
+    for dot in dots {
+        for prefix in ["/wp-json", "/wp-json/calendar/events/v1", "/wp-json/calendar/events/v1/events", "/fr/wp-json"] {
+            for method in ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+                let path = format!("{prefix}/{dot}/{dot}/{dot}/__admin/reset");
+                let status = raw_status(&proxy, method, &path).await;
+                sent += 1;
+                assert!(!status.contains(" 2"), "{method} {path}: {status}");
+            }
+        }
+    }
+    assert!(sent > 200);
+    let seen = site.site_req(Method::GET, "/__admin/requests?limit=5000").send().await;
+    for entry in seen.expect(200)["requests"].as_array().unwrap() {
+        let path = entry["path"].as_str().unwrap();
+        let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy().to_string();
+        assert!(
+            decoded.split(['/', '\\']).all(|segment| segment != ".." && segment != "."),
+            "the site received {path}"
+        );
+    }
+}
+
+// ----- hostile fixture and stub files at their bounds (R12) -----
+
+/// The largest resident size of this process's children that have been waited for, in KiB.
+#[cfg(target_os = "linux")]
+fn children_peak_kib() -> i64 {
+    // SAFETY: getrusage fills the struct it is given; a zeroed rusage is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    usage.ru_maxrss
+}
+
+/// Files just under the 64 MiB bound, made of as many values as fit (`[0,0,…]`, some 33
+/// million), as a fixture and as a stub file: each is refused in one line, before it is parsed,
+/// and the server's peak memory stays far below what parsing would take (several GB).
+#[cfg(target_os = "linux")]
+#[test]
+fn hostile_files_at_their_bounds_are_refused_within_a_memory_ceiling() {
+    const BIN: &str = env!("CARGO_BIN_EXE_reference-server");
+    const CEILING_KIB: i64 = 400 * 1024;
+    let dir = std::env::temp_dir().join(format!("reference-server-hostile-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let zeros = format!("[{}0]", "0,".repeat(32 * 1024 * 1024 - 16));
+    let cases = [
+        ("fixture.json", format!("{{\"events\":{zeros}}}"), "--fixtures", "holds more than 5000000 values"),
+        ("stubs.json", format!("{{\"response\":{{\"body\":{zeros}}}}}"), "--stub", "holds more than 200000 values"),
+    ];
+    for (name, text, flag, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = std::process::Command::new(BIN)
+            .args(["--listen", "127.0.0.1:0", flag, path.to_str().unwrap()])
+            .output()
+            .expect("runs");
+        let errors = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {errors}");
+        assert!(errors.lines().count() <= 2 && errors.contains(expected), "{flag}: {errors}");
+        let peak = children_peak_kib();
+        assert!(peak < CEILING_KIB, "{flag}: a child reached {peak} KiB");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ----- a hostile site behind the proxy (R2, R3, R5) -----
+
+/// What the hostile site answers, by the last segment of the path.
+fn hostile_answer(parts: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+    use base64::Engine;
+    let auth = parts.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let token = auth.strip_prefix("Basic ").unwrap_or("");
+    let decoded = base64::engine::general_purpose::STANDARD.decode(token).unwrap_or_default();
+    let password = String::from_utf8_lossy(&decoded).split_once(':').map(|(_, p)| p.to_string()).unwrap_or_default();
+    let echo = json!({"code": "rest_forbidden", "message": format!("{auth} / {password}"), "data": {"status": 403}});
+    match parts.uri.path().rsplit('/').next().unwrap_or("") {
+        "html" => (200, "text/html", b"<script>fetch('/__admin/export')</script>".to_vec()),
+        "svg" => (200, "image/svg+xml", b"<svg onload=\"fetch('/__admin/reset',{method:'POST'})\"/>".to_vec()),
+        "typeless" => (200, "", b"<script>1</script>".to_vec()),
+        "huge" => (200, "application/json", format!("[{}0]", "0,".repeat(600_000)).into_bytes()),
+        "deep" => (200, "application/json", format!("{}{}", "[".repeat(10_000), "]".repeat(10_000)).into_bytes()),
+        "bytes" => (200, "application/json", vec![b'{', 0xff, 0xfe, b'}']),
+        _ => (403, "application/json", echo.to_string().into_bytes()),
+    }
+}
+
+/// Every hostile shape of a site's answer, anonymously and with credentials, through a checking
+/// proxy: the answer is passed on (sandboxed when it is not JSON), the proxy's memory is not
+/// spent on a huge answer, and the journal keeps no credential the site echoed.
+#[tokio::test]
+async fn hostile_site_answers_through_a_proxy() {
+    use axum::response::IntoResponse;
+    let app = axum::Router::new().fallback(|request: axum::extract::Request| async move {
+        let (parts, _) = request.into_parts();
+        let (status, kind, body) = hostile_answer(&parts);
+        (axum::http::StatusCode::from_u16(status).unwrap(), [("content-type", kind)], body).into_response()
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let site = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let base = format!("http://{addr}/wp-json");
+    let proxy = start_with(reference_server::Config { admin: true, proxy_to: Some(base), ..config() }).await;
+    for shape in ["html", "svg", "typeless", "huge", "deep", "bytes", "echo"] {
+        for login in [None, Some(("alice", "Hostile-S3cret"))] {
+            let mut request = proxy.req(Method::GET, &format!("/events/{shape}"));
+            if let Some((user, password)) = login {
+                request = request.login(user, password);
+            }
+            let resp = request.send().await;
+            let json = resp.header("content-type").is_some_and(|kind| kind.contains("json"));
+            assert_eq!(resp.header("x-content-type-options"), Some("nosniff"), "{shape}");
+            assert_eq!(resp.header("content-security-policy").is_some(), !json, "{shape}: {:?}", resp.headers);
+            assert!(resp.status == 200 || resp.status == 403, "{shape}: {}", resp.status);
+        }
+    }
+    let list = proxy.site_req(Method::GET, "/__admin/requests?limit=100").send().await;
+    let entries = list.expect(200)["requests"].as_array().unwrap().clone();
+    assert_eq!(entries.len(), 14);
+    let huge = entries.iter().find(|e| e["path"].as_str().unwrap().ends_with("/huge")).unwrap();
+    assert!(huge["findings"].to_string().contains("more than 500000 JSON values"), "{huge}");
+    for entry in &entries {
+        let one = proxy.site_req(Method::GET, &format!("/__admin/requests/{}", entry["seq"])).send().await;
+        let text = one.expect(200).to_string();
+        assert!(!text.contains("S3cret") && !text.contains("YWxpY2U6SG9zdGlsZS1TM2NyZXQ"), "{text}");
+    }
+    site.abort();
+}

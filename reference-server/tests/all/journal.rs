@@ -326,3 +326,29 @@ async fn kept_bodies_are_bounded_and_marked_cut() {
     assert_eq!((full["request_body"]["bytes"].as_u64(), &full["response_body"]["truncated"]), (Some(0), &json!(false)));
     srv.server.shutdown().await;
 }
+
+/// R6: secrets at any depth of a form body's or a query's nested names (`event[password]`,
+/// `a[b][_wpnonce]`, `filter[password]`) are redacted, as they are in JSON bodies.
+#[tokio::test]
+async fn r6_nested_form_and_query_secrets_are_redacted() {
+    let srv = admin_srv().await;
+    let form = srv.req(Method::POST, "/events").user("editor").body(
+        "application/x-www-form-urlencoded",
+        "title=F&event[password]=FormNested2&a[b][_wpnonce]=FormNonce3&event%5BPassword%5D=FormNested5",
+    );
+    let (_, entry) = journaled(&srv, form).await;
+    let json =
+        srv.req(Method::POST, "/events").user("editor").json(&json!({"title": "J", "event[password]": "JsonKey6"}));
+    let (_, json_entry) = journaled(&srv, json).await;
+    let (_, query) = journaled(&srv, srv.req(Method::GET, "/events?filter[password]=QueryNested4&x=1")).await;
+    assert_eq!(query["path"], "/wp-json/calendar/events/v1/events?filter[password]=[redacted]&x=1");
+    let mut all = String::new();
+    for seq in [&entry["seq"], &json_entry["seq"], &query["seq"]] {
+        all += &srv.site_req(Method::GET, &format!("/__admin/requests/{seq}")).send().await.expect(200).to_string();
+    }
+    all += &srv.site_req(Method::GET, "/__admin/requests").send().await.expect(200).to_string();
+    for secret in ["FormNested2", "FormNonce3", "QueryNested4", "FormNested5", "JsonKey6"] {
+        assert!(!all.contains(secret), "{secret} kept: {all}");
+    }
+    assert!(all.contains("event[password]=[redacted]"), "{all}");
+}

@@ -293,3 +293,215 @@ async fn the_journal_keeps_the_bodies_of_a_proxied_exchange() {
     let id = created["id"].as_u64().unwrap();
     assert!(response.contains(&format!("\"id\":{id}")), "{response}");
 }
+
+/// Sends `method path` as written (no client normalises it) and returns the status line and
+/// the body of the answer.
+async fn raw_request(srv: &Srv, method: &str, path: &str) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(srv.server.addr()).await.expect("connect");
+    let body = if method == "POST" { r#"{"to":"empty"}"# } else { "" };
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        srv.server.addr(),
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(30), stream.read_to_end(&mut answer)).await;
+    read.unwrap_or_else(|_| panic!("{method} {path}: the server closes")).expect("reads");
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text.lines().next().unwrap_or("").to_string();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, body)| body).to_string();
+    (status, body)
+}
+
+/// R1: a path with dot segments, written as is or percent-encoded, is not forwarded: the site
+/// would resolve it outside the REST root, its admin API included.
+#[tokio::test]
+async fn r1_dot_segments_are_not_forwarded() {
+    let site = start_with(reference_server::Config { admin: true, ..config() }).await;
+    site.event("Still there", 3, json!({})).await;
+    let proxy = proxy_to(site.server.base_url(), false).await;
+    let paths = [
+        ("GET", "/wp-json/../__admin/state"),
+        ("POST", "/wp-json/%2e%2e/__admin/reset"),
+        ("POST", "/wp-json/%2E./__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/../../../__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/..%2f..%2f..%2f__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/%2e/../../../__admin/reset"),
+        ("POST", "/fr/wp-json/%2e%2e/__admin/reset"),
+        ("POST", "/wp-json/calendar/events/v1/events/..%5c..%5c..%5c__admin/reset"),
+    ];
+    for (method, path) in paths {
+        let (status, body) = raw_request(&proxy, method, path).await;
+        assert!(status.contains(" 404 ") && body.contains("rest_no_route"), "{method} {path}: {status} {body}");
+    }
+    assert_eq!(site.get("/events").await.expect(200)["total"], 1, "the site's store is untouched");
+    // A normal path is still forwarded, and a dot inside a segment is no dot segment.
+    let (status, body) = raw_request(&proxy, "GET", "/wp-json/calendar/events/v1/events/by-slug/a..b").await;
+    assert!(!body.contains("rest_no_route"), "forwarded: {status} {body}");
+    let (status, body) = raw_request(&proxy, "GET", "/wp-json/calendar/events/v1/events").await;
+    assert!(status.contains(" 200 ") && body.contains("Still there"), "{status} {body}");
+}
+
+/// What a hostile site answers a request: status, content type, body.
+type Answering = fn(&axum::http::request::Parts) -> (u16, &'static str, Vec<u8>);
+
+/// A site that answers every request with `answering`.
+async fn hostile_site(answering: Answering) -> (String, tokio::task::JoinHandle<()>) {
+    use axum::response::IntoResponse;
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| async move {
+        let (parts, _) = request.into_parts();
+        let (status, kind, body) = answering(&parts);
+        let status = axum::http::StatusCode::from_u16(status).unwrap();
+        (status, [("content-type", kind)], body).into_response()
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}/wp-json"), task)
+}
+
+/// R2: a site's answer that is not JSON is served sandboxed (no script of it runs on the
+/// proxy's origin, which is the admin API's) and never sniffed; JSON answers are not changed
+/// but for `nosniff`.
+#[tokio::test]
+async fn r2_answers_that_are_not_json_are_sandboxed() {
+    fn answering(parts: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+        let page = b"<!doctype html><script>fetch('/__admin/export')</script>".to_vec();
+        match parts.uri.path() {
+            "/wp-json/calendar/events/v1/events" => {
+                (200, "application/json; charset=UTF-8", b"{\"events\":[]}".to_vec())
+            }
+            "/wp-json/calendar/events/v1/image.svg" => {
+                (200, "image/svg+xml", b"<svg><script>1</script></svg>".to_vec())
+            }
+            "/wp-json/calendar/events/v1/none" => (200, "", page),
+            _ => (200, "text/html; charset=UTF-8", page),
+        }
+    }
+    let (base, task) = hostile_site(answering).await;
+    let proxy = proxy_to(&base, true).await;
+    for path in ["/page.html", "/events/1", "/image.svg", "/none"] {
+        let resp = proxy.get(path).await;
+        let policies: Vec<&str> =
+            resp.headers.get_all("content-security-policy").iter().filter_map(|v| v.to_str().ok()).collect();
+        assert!(policies.contains(&"sandbox"), "{path}: {:?}", resp.headers);
+        assert_eq!(resp.header("x-content-type-options"), Some("nosniff"), "{path}");
+    }
+    let json = proxy.get("/events").await;
+    assert_eq!((json.status, json.header("content-security-policy")), (200, None));
+    assert_eq!(json.header("x-content-type-options"), Some("nosniff"));
+    task.abort();
+}
+
+/// R3: a site's JSON answer of more values than the proxy parses (as the runner bounds its own
+/// parse) is passed on unchanged and unchecked, with a finding that says so.
+#[tokio::test]
+async fn r3_a_huge_json_answer_is_not_parsed() {
+    fn answering(_: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+        let zeros = "0,".repeat(600_000);
+        (200, "application/json", format!("[{zeros}0]").into_bytes())
+    }
+    let (base, task) = hostile_site(answering).await;
+    let proxy = proxy_to(&base, true).await;
+    let (resp, entry) = through(&proxy, proxy.req(Method::GET, "/events")).await;
+    assert_eq!((resp.status, resp.text.len()), (200, 1_200_003));
+    let reasons: Vec<&str> =
+        entry["findings"].as_array().unwrap().iter().filter_map(|f| f["reason"].as_str()).collect();
+    assert_eq!(reasons, ["the site's answer holds more than 500000 JSON values: the proxy passed it on unchecked"]);
+    task.abort();
+}
+
+/// R4: `--proxy-to` the server's own address is refused at start; a loop through another
+/// proxy is cut by the `Via` header the proxy adds (508 proxy_loop, at the second pass).
+#[tokio::test]
+async fn r4_a_proxy_loop_is_refused_or_cut() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listen = free.local_addr().unwrap();
+    drop(free);
+    for base in [format!("http://{listen}/wp-json"), format!("http://localhost:{}/wp-json/", listen.port())] {
+        let config = reference_server::Config { listen, proxy_to: Some(base.clone()), ..config() };
+        let error = reference_server::serve(config).await.err().expect("refused");
+        assert!(error.to_string().contains("own address"), "{base}: {error}");
+    }
+    // A site that forwards every request back to the proxy, headers included.
+    let target = std::sync::Arc::new(std::sync::OnceLock::<String>::new());
+    let back = target.clone();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let back = back.clone();
+        async move {
+            let url = format!("{}{}", back.get().unwrap(), request.uri());
+            let mut forwarded = reqwest::Client::new().request(request.method().clone(), url);
+            for (name, value) in request.headers().iter().filter(|(name, _)| *name != "host") {
+                forwarded = forwarded.header(name, value);
+            }
+            let answer = forwarded.send().await.unwrap();
+            let status = axum::http::StatusCode::from_u16(answer.status().as_u16()).unwrap();
+            let kind = answer.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+            (status, [("content-type", kind)], answer.text().await.unwrap())
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let proxy = proxy_to(&format!("http://{addr}/wp-json"), true).await;
+    target.set(proxy.site().to_string()).unwrap();
+    let since = proxy.site_req(Method::GET, "/__admin/requests?limit=1").send().await.expect(200)["last"].as_u64();
+    proxy.get("/events").await.expect_error(508, "proxy_loop");
+    assert_eq!(entries(&proxy, since.unwrap()).await.len(), 2, "the loop is cut at its second pass");
+    task.abort();
+}
+
+/// R5: the credentials the proxy forwarded are masked wherever the site's answer repeats them
+/// in the journal: the password, the Basic token, written as is or inside a JSON string.
+#[tokio::test]
+async fn r5_echoed_credentials_are_masked_in_the_journal() {
+    fn answering(parts: &axum::http::request::Parts) -> (u16, &'static str, Vec<u8>) {
+        let auth = parts.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        let nonce = parts.headers.get("x-wp-nonce").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        let body = json!({"code": "rest_forbidden", "message": format!("no: {auth} / Alice-S3cret\"Pw / {nonce}"),
+            "data": {"status": 403, "sent": auth, "password": "Alice-S3cret\"Pw"}});
+        (403, "application/json", body.to_string().into_bytes())
+    }
+    let (base, task) = hostile_site(answering).await;
+    let proxy = proxy_to(&base, true).await;
+    let request =
+        proxy.req(Method::GET, "/events").login("alice", "Alice-S3cret\"Pw").header("x-wp-nonce", "0123abcd89");
+    let (resp, entry) = through(&proxy, request).await;
+    assert!(resp.text.contains("Alice-S3cret"), "the answer itself passes on unchanged");
+    let one = proxy.site_req(Method::GET, &format!("/__admin/requests/{}", entry["seq"])).send().await;
+    let kept = one.expect(200)["response_body"].clone();
+    let text = kept["text"].as_str().unwrap();
+    let token = "YWxpY2U6QWxpY2UtUzNjcmV0IlB3";
+    assert!(!text.contains("S3cret") && !text.contains(token) && !text.contains("0123abcd89"), "{text}");
+    assert!(text.contains("[redacted]") && kept["redacted"] == true, "{kept}");
+    task.abort();
+}
+
+/// R11: a checking proxy forwards every request of the interface, so a stub could never
+/// answer one: it is refused, through the admin API and as a `--stub` file at start.
+#[tokio::test]
+async fn r11_stubs_are_refused_on_a_proxy() {
+    let (_site, proxy) = site_and_proxy().await;
+    let stub = json!({"request": {"path": "/venues"}, "response": {"status": 418, "body": {"stubbed": true}}});
+    let resp = proxy.site_req(Method::POST, "/__admin/stubs").json(&stub).send().await;
+    let message = resp.expect_error(400, "admin_invalid_stub")["message"].as_str().unwrap().to_string();
+    assert!(message.contains("--proxy-to"), "{message}");
+    let list = proxy.site_req(Method::GET, "/__admin/stubs").send().await;
+    assert_eq!(list.expect(200)["stubs"], json!([]));
+    let file = std::env::temp_dir().join(format!("r11-stub-{}.json", std::process::id()));
+    std::fs::write(&file, stub.to_string()).unwrap();
+    let config = reference_server::Config {
+        proxy_to: Some("http://127.0.0.1:9/wp-json".into()),
+        stub_files: vec![file.clone()],
+        ..config()
+    };
+    let error = reference_server::serve(config).await.err().expect("refused");
+    std::fs::remove_file(&file).unwrap();
+    assert!(error.to_string().contains("--proxy-to"), "{error}");
+}

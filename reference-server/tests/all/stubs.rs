@@ -344,3 +344,85 @@ fn the_schema_of_stub_files_takes_what_the_server_takes() {
         assert!(schemas.validate(&bad, index).is_err(), "{bad}");
     }
 }
+
+/// R8: the stub bounds bound memory and answer size, not only bytes of text: a stub holds at
+/// most 20,000 JSON values, all stubs together 100,000, and a `merge.each` patch (copied into
+/// every item of a list) at most 16 KiB.
+#[tokio::test]
+async fn r8_stub_bounds_bound_values_and_answer_size() {
+    let srv = admin_srv().await;
+    let zeros = |n: usize| Value::Array(vec![json!(0); n]);
+    // Just under 256 KiB of text, but 130,000 values.
+    let heavy = json!({"request": {"path": "/nothing"}, "response": {"body": zeros(130_000)}});
+    let message = add(&srv, heavy).await.expect_error(400, "admin_invalid_stub")["message"].to_string();
+    assert!(message.contains("20000 JSON values"), "{message}");
+    let fits = json!({"request": {"path": "/nothing"}, "response": {"body": zeros(19_000)}});
+    for _ in 0..5 {
+        add(&srv, fits.clone()).await.expect(201);
+    }
+    let message = add(&srv, fits.clone()).await.expect_error(400, "admin_invalid_stub")["message"].to_string();
+    assert!(message.contains("all stubs together hold at most 100000 JSON values"), "{message}");
+    assert_eq!(listed(&srv).await.len(), 5);
+    let each = json!({"request": {"path": "/events"}, "merge": {"each": {"note": "x".repeat(17 * 1024)}}});
+    let message = add(&srv, each).await.expect_error(400, "admin_invalid_stub")["message"].to_string();
+    assert!(message.contains("16 KiB"), "{message}");
+    // An admin body of more values than any stub may hold is not parsed.
+    let huge = srv.site_req(Method::POST, "/__admin/stubs").json(&zeros(300_000)).send().await;
+    huge.expect_error(400, "admin_invalid_body");
+    srv.server.shutdown().await;
+}
+
+/// R9: a stub's path is matched on the decoded path, as routing reads it: a stub written as
+/// clients see the address answers however they percent-encode it, and so does one written
+/// percent-encoded.
+#[tokio::test]
+async fn r9_stub_paths_match_the_decoded_path() {
+    let srv = admin_srv().await;
+    let stub = json!({"request": {"path": "/events/by-slug/café"}, "response": {"status": 418, "body": {"a": 1}}});
+    add(&srv, stub).await.expect(201);
+    let stub = json!({"request": {"path": "/venues/by-slug/h%C3%A9"}, "response": {"status": 418, "body": {"a": 1}}});
+    add(&srv, stub).await.expect(201);
+    for path in
+        ["/events/by-slug/caf%C3%A9", "/events/by-slug/%63af%C3%A9", "/events/by-slug/CAF%C3%A9", "/venues/by-slug/hé"]
+    {
+        assert_eq!(srv.get(path).await.status, 418, "{path}");
+    }
+    let refused = add(&srv, json!({"request": {"path": "/events/by-slug/%FF"}, "response": {"body": {}}})).await;
+    assert_eq!(refused.status, 400, "{}", refused.text);
+    assert!(refused.text.contains("UTF-8"), "{}", refused.text);
+    srv.server.shutdown().await;
+}
+
+/// R10: a stub may not answer 205 (no content, like 204 and 304), nor set a content encoding
+/// or a hop-by-hop header; a header that merely starts like one (`Tea`) is its own.
+#[tokio::test]
+async fn r10_no_content_statuses_and_hop_by_hop_headers_are_refused() {
+    let srv = admin_srv().await;
+    for status in [204, 205, 304] {
+        let resp =
+            add(&srv, json!({"request": {"path": "/venues"}, "response": {"status": status, "body": {"a": 1}}})).await;
+        resp.expect_error(400, "admin_invalid_stub");
+    }
+    for header in [
+        "Content-Encoding",
+        "Upgrade",
+        "TE",
+        "Trailer",
+        "Proxy-Connection",
+        "Transfer-Encoding",
+        "Connection",
+        "Content-Length",
+        "Keep-Alive",
+    ] {
+        let stub =
+            json!({"request": {"path": "/organizers"}, "response": {"headers": {header: "x"}, "body": {"a": 1}}});
+        let resp = add(&srv, stub).await;
+        assert!(resp.text.contains("hop-by-hop"), "{header}: {}", resp.text);
+        resp.expect_error(400, "admin_invalid_stub");
+    }
+    let stub =
+        json!({"request": {"path": "/organizers"}, "response": {"headers": {"Tea": "earl grey"}, "body": {"a": 1}}});
+    add(&srv, stub).await.expect(201);
+    assert_eq!(srv.get("/organizers").await.header("tea"), Some("earl grey"));
+    srv.server.shutdown().await;
+}
