@@ -80,7 +80,7 @@ mod fixtures;
 mod http;
 pub mod interface;
 mod journal;
-mod json_limit;
+pub mod json_limit;
 mod model;
 mod pages;
 mod proxy;

@@ -730,6 +730,18 @@ def self_test():
     print("record.py: self-test passed")
 
 
+def rewrite_from_report(report, files, rewrite_file, what):
+    """Rewrites each file with `rewrite_file(path, rows)` of the report's changed rows for it."""
+    rows = [json.loads(line) for line in open(report, encoding="utf-8")]
+    for path in files:
+        mine = [r for r in rows if r.get("file") == path and r.get("kind") == "changed"]
+        if mine:
+            new_text = rewrite_file(path, mine)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(new_text)
+        print(f"{path}: {len(mine)} {what}", file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--base-url")
@@ -751,24 +763,11 @@ def main():
         self_test()
         return
     if args.split:
-        rows = [json.loads(line) for line in open(args.split, encoding="utf-8")]
-        for path in args.files:
-            mine = [r for r in rows if r.get("file") == path and r.get("kind") == "changed"]
-            if mine:
-                new_text = split_may(path, mine, spec_for)
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(new_text)
-            print(f"{path}: {len(mine)} values the reference server answers otherwise", file=sys.stderr)
+        rewrite_from_report(args.split, args.files, lambda path, rows: split_may(path, rows, spec_for),
+                            "values the reference server answers otherwise")
         return
     if args.apply:
-        rows = [json.loads(line) for line in open(args.apply, encoding="utf-8")]
-        for path in args.files:
-            mine = [r for r in rows if r.get("file") == path and r.get("kind") == "changed"]
-            if mine:
-                new_text = apply_report(path, mine)
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(new_text)
-            print(f"{path}: {len(mine)} values from the report", file=sys.stderr)
+        rewrite_from_report(args.apply, args.files, apply_report, "values from the report")
         return
     auth = read_auth(args.auth_file, args.auth)
     if args.reference_users:

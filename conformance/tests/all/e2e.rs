@@ -785,9 +785,8 @@ fn a_dropped_kept_alive_connection_is_named_and_no_keep_alive_avoids_it() {
 
 #[test]
 fn a_dropped_connection_names_the_request_before_it_on_that_connection() {
-    // Every connection answers one request and is dropped under the next: case `one` fails on
-    // the connection of the pre-flight check, and case `two`'s second request goes on the
-    // connection of its first, which the failure names.
+    // Every connection answers one request and is dropped under the next: a request that goes
+    // on a connection already used fails, and the failure names the request before it there.
     let addr = one_request_per_connection_server();
     let dir = temp("earlier-request");
     std::fs::create_dir_all(&dir).unwrap();
@@ -796,10 +795,14 @@ fn a_dropped_connection_names_the_request_before_it_on_that_connection() {
     let base = format!("http://{addr}/wp-json");
     let args = ["--cases", dir.to_str().unwrap(), "--base-url", &base, "--test-threads", "1", "--timeout", "5"];
     let out = text(&conformance(&args));
-    let named = format!(
-        "the request before it on this connection was k::two steps[0] (GET {base}/calendar/events/v1/venues), answered 200"
-    );
-    assert!(out.contains(&named), "{named}\n{out}");
+    // Which earlier request shares the connection depends on the client's pool (the pre-flight
+    // check's connection may or may not be the one reused), so either is right; what matters is
+    // that the failure names the request before it on that connection, with its answer.
+    let named = [
+        format!("the request before it on this connection was k::two steps[0] (GET {base}/calendar/events/v1/venues), answered 200"),
+        format!("the request before it on this connection was k::one steps[0] (GET {base}/calendar/events/v1/events), answered 200"),
+    ];
+    assert!(named.iter().any(|n| out.contains(n.as_str())), "{named:?}\n{out}");
 }
 
 /// A server that answers every request (`{"events":[]}`, the namespace index for its path) on
