@@ -166,7 +166,7 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
         left_out: selection.left_out,
     };
     let conclusion = harness::run(&options, selection.trials, selection.filtered_out);
-    late_sweep(&shared);
+    late_sweep(&shared, true);
     let mut reports = shared.reports.lock().map(|r| r.clone()).unwrap_or_default();
     reports.sort_by(|a, b| a.name.cmp(&b.name));
     let mut tally = report::summary::Tally::of(&reports);
@@ -197,12 +197,16 @@ fn run_cli(cli: Cli, default_cases: &Source, empty: EmptySelection) -> Result<i3
     })
 }
 
-/// After the cases, against an outside implementation: what creates without an answer left
-/// (the implementation may have finished them after their case ended) is searched for by each
-/// case's word and deleted; one line says what was found.
-fn late_sweep(shared: &Shared) {
+/// Against an outside implementation, after the cases and before each reset of the store (which
+/// would hide them): what creates without an answer left (the implementation may have finished
+/// them after their case ended) is searched for by each case's word and deleted. At the end of
+/// the run one line says what was found; before a reset, only when something was.
+fn late_sweep(shared: &Shared, at_end: bool) {
     let Mode::Outside { endpoint, .. } = &shared.mode else { return };
-    let unanswered = shared.settings.late_sweep.lock().map(|l| l.clone()).unwrap_or_default();
+    let unanswered = match shared.settings.late_sweep.lock() {
+        Ok(mut list) => std::mem::take(&mut *list),
+        Err(_) => return,
+    };
     if unanswered.is_empty() || !shared.settings.sweep {
         return;
     }
@@ -214,12 +218,15 @@ fn late_sweep(shared: &Shared) {
         &settings.connections,
         settings.max_response,
     ));
-    let went_wrong =
-        if problems.is_empty() { String::new() } else { format!(" ({} request(s) went wrong)", problems.len()) };
-    eprintln!(
-        "sweep: {} create(s) got no answer; {deleted} item(s) they left were found by their case's word and deleted{went_wrong}",
-        unanswered.len()
-    );
+    if at_end || deleted > 0 {
+        let went_wrong =
+            if problems.is_empty() { String::new() } else { format!(" ({} request(s) went wrong)", problems.len()) };
+        let when = if at_end { "" } else { " before a reset of the store" };
+        eprintln!(
+            "sweep{when}: {} create(s) got no answer; {deleted} item(s) they left were found by their case's word and deleted{went_wrong}",
+            unanswered.len()
+        );
+    }
 }
 
 /// What every trial shares, from the options; the checks of the options that need no case.

@@ -159,6 +159,7 @@ fn case_report(shared: &Shared, case: &Case, ctx: &CaseContext) -> CaseReport {
             let fresh = case.requires.iter().any(|r| r == "fresh-store");
             if fresh {
                 let _guard = shared.store.write().unwrap_or_else(|e| e.into_inner());
+                super::late_sweep(shared, false);
                 match reset(reset_command.as_deref()) {
                     Ok(()) => shared.runtime.block_on(runner::run_case(case, endpoint, &shared.client, ctx, settings)),
                     Err(e) => error_report(case, StepError::Setup(e), "reset"),

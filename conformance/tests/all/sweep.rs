@@ -186,3 +186,47 @@ fn an_embedded_run_has_nothing_to_sweep() {
     assert_eq!(sweeps(left), []);
     assert_eq!(sweeps(case(&report, "expects a refusal the server does not give")), []);
 }
+
+/// An event write that names a new venue and a new organizer makes them as a side effect: the
+/// sweep deletes them with the event, since their names hold the case's word; a linked venue
+/// that the case did not name so is left alone.
+#[test]
+fn what_an_event_write_made_on_the_side_is_deleted_too() {
+    let server = common::server(false);
+    let base = base_url(&server);
+    let dir = common::temp("sweep-side-effects");
+    let cases = r#"
+level: must
+cases:
+  - name: links new items by name
+    steps:
+      - request: {method: POST, path: /venues, auth: editor, json: {venue: "Elsewhere"}}
+        expect: {status: 2xx}
+        capture: {other_id: $.id}
+      - request: {method: POST, path: /events, auth: editor, json: {title: "Side {{case_id}}", start_date: "{{date(+5d)}} 10:00:00", end_date: "{{date(+5d)}} 11:00:00", venue: {venue: "Inline {{case_id}}"}, organizer: [{organizer: "Host {{case_id}}"}]}}
+        expect: {status: 2xx}
+      - request: {method: POST, path: /events, auth: editor, json: {title: "Other {{case_id}}", start_date: "{{date(+5d)}} 10:00:00", end_date: "{{date(+5d)}} 11:00:00", venue: "{{other_id}}"}}
+        expect: {status: 2xx}
+"#;
+    std::fs::write(dir.join("side.yaml"), cases).unwrap();
+    let report = dir.join("report.json");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_conformance"));
+    command.env("NO_COLOR", "1").arg("--cases").arg(&*dir).args(["--format", "terse", "--base-url", &base]);
+    for user in reference_server::UserSpec::defaults() {
+        command.arg("--auth").arg(format!("{}={}:{}", user.role.name(), user.name, user.password));
+    }
+    command.arg("--json").arg(&report).arg("--json-full").output().expect("the conformance binary runs");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let case = &report["cases"][0];
+    assert_eq!(case["outcome"], "passed", "{case}");
+    let body: Value = serde_json::from_str(case["steps"][1]["body"].as_str().unwrap()).unwrap();
+    let linked = [format!("venues/{}", body["venue"]["id"]), format!("organizers/{}", body["organizer"][0]["id"])];
+    let remaining: Vec<_> =
+        read(&base, &linked).into_iter().filter(|(_, s, status)| (200..300).contains(s) && status != "trash").collect();
+    assert!(remaining.is_empty(), "side effects the run left behind: {remaining:?}");
+    // The venue the case created itself is swept as its own create; the second event linked it,
+    // and it is not deleted twice.
+    let labels: Vec<String> = sweeps(case).into_iter().map(|(label, _)| label).collect();
+    assert_eq!(labels.len(), 5, "{labels:?}");
+    assert!(sweeps(case).iter().all(|(_, ok)| *ok), "{}", case["cleanup"]);
+}
