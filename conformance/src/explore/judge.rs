@@ -181,13 +181,30 @@ fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> 
 #[derive(Default)]
 pub struct Explained {
     seen: BTreeMap<(String, u64, String), &'static str>,
+    /// The last exchange judged had a decision change an item's `status` (D16 publishing a
+    /// pending event): the item's two sides diverged from there on.
+    pub status_decided: bool,
 }
 
 impl Explained {
     /// Judges an exchange: a should difference at a field already explained becomes may; each
     /// may difference with a section explains its field from now on.
     pub fn judge(&mut self, step: &Step, compared: &Compared, legs: &[Leg; 2]) -> Option<Finding> {
+        self.judge_following(step, compared, legs, &|_| false)
+    }
+
+    /// As [`Explained::judge`], leaving out the differences `diverged` says are on items whose
+    /// two sides diverged (a list item one side has, created or changed by a decision).
+    pub fn judge_following(
+        &mut self,
+        step: &Step,
+        compared: &Compared,
+        legs: &[Leg; 2],
+        diverged: &dyn Fn(&Difference) -> bool,
+    ) -> Option<Finding> {
         let mut all = findings(step, compared, legs);
+        all.retain(|f| !diverged(&f.difference));
+        self.status_decided = all.iter().any(|f| f.level == Level::May && last_key(&f.difference.path) == "status");
         if all.is_empty() {
             return None;
         }
@@ -370,5 +387,25 @@ mod tests {
         assert_eq!((finding.level, finding.section), (Level::May, Some("D13")), "a decision's own status class");
         let title = compared(&[(Kind::Value, "$.title")]);
         assert_eq!(explained.judge(&read, &title, &[leg(200), event(7)]).unwrap().level, Level::Should);
+    }
+
+    #[test]
+    fn a_status_a_decision_changed_marks_the_item_diverged() {
+        let mut explained = Explained::default();
+        let published = compared(&[(Kind::Value, "$.status")]);
+        let reset = step(Op::Update, Some(json!({"title": "t"})));
+        let finding = explained.judge(&reset, &published, &[leg(200), leg(200)]).unwrap();
+        assert_eq!((finding.level, finding.section), (Level::May, Some("D16")));
+        assert!(explained.status_decided, "D16 published it on one side");
+        let read = step(Op::Read, None);
+        assert!(explained.judge(&read, &compared(&[(Kind::Value, "$.title")]), &[leg(200), leg(200)]).is_some());
+        assert!(!explained.status_decided);
+        // A list item of a diverged item is left out; the rest is judged.
+        let items = compared(&[(Kind::Item, "$.events[0]"), (Kind::Value, "$.total")]);
+        let diverged = |d: &Difference| d.kind == Kind::Item;
+        let finding = explained.judge_following(&read, &items, &[leg(200), leg(200)], &diverged).unwrap();
+        assert_eq!(finding.difference.path, "$.total");
+        let only_items = compared(&[(Kind::Item, "$.events[0]")]);
+        assert_eq!(explained.judge_following(&read, &only_items, &[leg(200), leg(200)], &diverged), None);
     }
 }

@@ -41,6 +41,16 @@ pub struct Played {
     pub compared: Compared,
 }
 
+impl Played {
+    /// What the reference server (B) answered: its status, or `None`.
+    pub fn reference_status(&self) -> Option<u16> {
+        match &self.legs[1] {
+            Leg::Answered(answer) => Some(answer.status),
+            Leg::Unanswered(_) => None,
+        }
+    }
+}
+
 /// A sequence being played on both sides.
 pub struct Lockstep<'a> {
     sides: [&'a Side; 2],
@@ -99,6 +109,23 @@ impl<'a> Lockstep<'a> {
     /// Whether `step` names an item that exists on one side only (`{{id_N}}` or `{{slug_N}}` of
     /// a create that one side refused): its answers then differ as a consequence of that
     /// create, which was judged when it happened.
+    /// Marks the items a step addresses as diverged: a decision of the reference server left
+    /// them in another state on each side (D16 published a pending event), so that later steps
+    /// on them are not judged, as for an item created on one side only.
+    pub fn mark_diverged(&mut self, step: &Step) {
+        let labels: Vec<usize> = labels_in(&step.path).collect();
+        self.diverged.extend(labels);
+    }
+
+    /// Whether a list item (`id N …` as the comparison shows it, on side `k`) is one whose two
+    /// sides diverged.
+    pub fn diverged_item(&self, k: usize, summary: &str) -> bool {
+        let Some(id) = summary.strip_prefix("id ").and_then(|rest| rest.split(' ').next()?.parse::<u64>().ok()) else {
+            return false;
+        };
+        self.ids[k].iter().any(|(label, v)| *v == id && self.diverged.contains(label))
+    }
+
     pub fn follows_diverged(&self, step: &Step) -> bool {
         let mut texts: Vec<&str> = vec![&step.path];
         texts.extend(step.query.iter().map(|(_, v)| v.as_str()));
@@ -221,5 +248,21 @@ mod tests {
         let body = serde_json::json!({"venue": "{{id_3}}", "tags": ["{{id_3}}"], "title": "a {{token}}"});
         assert_eq!(lockstep.render_json(&body, 1), serde_json::json!({"venue": 7, "tags": [7], "title": "a xword"}));
         assert_eq!(labels_in("/events/{{id_3}}?x={{slug_12}}&y={{token}}").collect::<Vec<_>>(), [3, 12]);
+        assert!(!lockstep.diverged_item(1, "id 7 \"a title\""));
+        let update = Step {
+            label: 9,
+            role: None,
+            method: "POST",
+            resource: reference_server::interface::Resource::Events,
+            op: reference_server::interface::Op::Update,
+            path: "/events/{{id_3}}".into(),
+            query: Vec::new(),
+            body: None,
+            invalid: false,
+        };
+        lockstep.mark_diverged(&update);
+        assert!(lockstep.follows_diverged(&update));
+        assert!(lockstep.diverged_item(1, "id 7 \"a title\"") && lockstep.diverged_item(0, "id 41"));
+        assert!(!lockstep.diverged_item(0, "id 7") && !lockstep.diverged_item(1, "{\"x\":1}"));
     }
 }

@@ -18,6 +18,7 @@ pub mod generate;
 pub mod judge;
 pub mod lockstep;
 pub mod options;
+pub mod replay;
 pub mod rng;
 pub mod shrink;
 pub mod write;
@@ -35,6 +36,7 @@ use self::generate::Generator;
 use self::judge::{Explained, Finding, Level};
 use self::lockstep::{Lockstep, Side};
 use self::options::ExploreCli;
+use crate::differential;
 use crate::report::secrets::Secrets;
 use crate::runner::Endpoint;
 
@@ -158,13 +160,18 @@ struct Explorer<'a> {
 }
 
 /// A must or should difference, counted once by its level, kind, route and path (list indices
-/// aside): `--keep-going` shrinks the first of each and summarises them at the end.
+/// aside): when the exploring ends, the first of each is shrunk and written, and all are
+/// summarised (`--keep-going`).
 struct Distinct {
     key: (Level, String, String),
     first_step: u64,
     times: usize,
+    /// The sequence up to the step that first showed it, until it is shrunk and written.
+    raw: Option<shrink::Shrunk>,
     /// What became of it: the case file, or why there is none.
     outcome: String,
+    /// Whether the written case is a shrunk one.
+    shrunk: bool,
 }
 
 /// What a run has seen so far.
@@ -179,6 +186,9 @@ struct Tally {
     /// What the reference server answered, by status class: how much of the sequence succeeds.
     classes: BTreeMap<u16, u64>,
     distinct: Vec<Distinct>,
+    /// Seconds spent exploring, and then shrinking and writing.
+    exploring: f64,
+    shrinking: f64,
 }
 
 impl Explorer<'_> {
@@ -192,7 +202,7 @@ impl Explorer<'_> {
         let mut generator = Generator::new(self.cli.seed, &roles, &self.without);
         let token = shrink::word(self.cli.seed);
         let mut lockstep = Lockstep::new(self.sides, self.client, &token, self.now);
-        let (mut steps, mut tally) = (Vec::new(), Tally::default());
+        let (mut steps, mut statuses, mut tally) = (Vec::new(), Vec::new(), Tally::default());
         let mut progress = Progress::new();
         let mut explained = Explained::default();
         let start = Instant::now();
@@ -203,29 +213,57 @@ impl Explorer<'_> {
             let played = lockstep.play(&step).await;
             tally.count += 1;
             tally.diverged += u64::from(follows_diverged);
-            let judged = if follows_diverged { None } else { explained.judge(&step, &played.compared, &played.legs) };
+            let judged = if follows_diverged {
+                None
+            } else {
+                let diverged = |d: &differential::compare::Difference| {
+                    d.kind == differential::compare::Kind::Item
+                        && (lockstep.diverged_item(0, &d.a) || lockstep.diverged_item(1, &d.b))
+                };
+                explained.judge_following(&step, &played.compared, &played.legs, &diverged)
+            };
+            if explained.status_decided {
+                lockstep.mark_diverged(&step);
+            }
             steps.push(step);
+            statuses.push(played.reference_status());
             if let lockstep::Leg::Answered(answer) = &played.legs[1] {
                 *tally.classes.entry(answer.status / 100).or_default() += 1;
             }
             if let Some(finding) = judged {
                 progress.clear();
-                let stop = self.on_finding(&mut tally, &steps, finding, &played.request).await;
-                if stop {
+                let request = played.request.clone();
+                let sequence = || (steps.clone(), statuses.clone());
+                let raw = |finding| shrink::Shrunk::raw(sequence(), finding, played, &lockstep, &token);
+                if self.on_finding(&mut tally, (&steps, &request), finding, raw) {
                     break;
                 }
             }
             progress.tick(tally.count, tally.found, start);
         }
         progress.clear();
-        self.summarise(&tally, start.elapsed().as_secs_f64());
+        tally.exploring = start.elapsed().as_secs_f64();
+        for n in 0..tally.distinct.len() {
+            if let Some(raw) = tally.distinct[n].raw.take() {
+                let (outcome, shrunk) = self.shrink_and_write(raw, n + 1).await;
+                (tally.distinct[n].outcome, tally.distinct[n].shrunk) = (outcome, shrunk);
+            }
+        }
+        tally.shrinking = start.elapsed().as_secs_f64() - tally.exploring;
+        self.summarise(&tally);
         tally.found
     }
 
     /// Reports a finding (a may one among the first few only; a must or should one seen before
-    /// under `--keep-going` is counted only), shrinks and writes a new must or should one;
-    /// whether the run stops.
-    async fn on_finding(&self, tally: &mut Tally, steps: &[generate::Step], finding: Finding, request: &str) -> bool {
+    /// is counted only) and keeps the raw sequence of a new must or should one (`raw`), to be
+    /// shrunk when the exploring ends; whether the run stops.
+    fn on_finding(
+        &self,
+        tally: &mut Tally,
+        (steps, request): (&[generate::Step], &str),
+        finding: Finding,
+        raw: impl FnOnce(Finding) -> shrink::Shrunk,
+    ) -> bool {
         let count = tally.count;
         if finding.level == Level::May {
             // Reported, never failing, never stopping the run.
@@ -243,13 +281,12 @@ impl Explorer<'_> {
             return false;
         }
         self.print_finding(&finding, request, count);
-        let n = tally.distinct.len() + 1;
-        let outcome = self.shrink_and_write(steps.to_vec(), &finding, count, n).await;
-        tally.distinct.push(Distinct { key, first_step: count, times: 1, outcome });
+        let raw = Some(raw(finding));
+        tally.distinct.push(Distinct { key, first_step: count, times: 1, raw, outcome: String::new(), shrunk: false });
         !self.cli.keep_going
     }
 
-    fn summarise(&self, tally: &Tally, elapsed: f64) {
+    fn summarise(&self, tally: &Tally) {
         if self.cli.keep_going && !tally.distinct.is_empty() {
             println!("distinct differences ({}):", tally.distinct.len());
             for d in &tally.distinct {
@@ -265,15 +302,22 @@ impl Explorer<'_> {
             }
         }
         let classes: Vec<String> = tally.classes.iter().map(|(class, n)| format!("{n} × {class}xx")).collect();
+        let elapsed = tally.exploring + tally.shrinking;
         println!(
-            "explore: seed {}, {} steps in {elapsed:.1} s ({:.0} steps/s; the reference answered {}); {} difference(s) at must or should level, {} at may level",
+            "explore: seed {}, {} steps in {elapsed:.1} s ({:.1} steps/s exploring, {:.1} steps/s with {:.1} s of shrinking; the reference answered {}); {} difference(s) at must or should level, {} at may level",
             self.cli.seed,
             tally.count,
+            tally.count as f64 / tally.exploring.max(1e-9),
             tally.count as f64 / elapsed.max(1e-9),
+            tally.shrinking,
             classes.join(", "),
             tally.found,
             tally.may,
         );
+        let not_shrunk = tally.distinct.iter().filter(|d| !d.shrunk).count();
+        if not_shrunk > 0 {
+            println!("explore: {not_shrunk} of {} distinct difference(s) not shrunk", tally.distinct.len());
+        }
         if tally.diverged > 0 {
             println!(
                 "explore: {} step(s) on items that exist on one side only (a create one side refused, judged when it happened) were not judged",
@@ -306,36 +350,61 @@ impl Explorer<'_> {
         println!("{}", crate::escape::lines(&self.secrets.redact(&text)));
     }
 
-    /// Shrinks the sequence, prints the case and writes it under `--out`; what became of it.
-    async fn shrink_and_write(&self, steps: Vec<generate::Step>, finding: &Finding, count: u64, n: usize) -> String {
-        let length = steps.len();
-        let mut replayer = shrink::Replayer {
-            sides: self.sides,
-            client: self.client,
-            now: self.now,
-            seed: self.cli.seed,
-            replays: 0,
-            budget: self.cli.shrink_budget,
-            deadline: Instant::now() + self.cli.shrink_time,
+    /// Shrinks a difference's raw sequence (unless `--no-shrink`), checks that the case
+    /// replays, prints it and writes it under `--out`; what became of it, and whether the case
+    /// written is a shrunk one. A sequence that does not shrink, or whose shrunk case does not
+    /// replay, is written raw.
+    async fn shrink_and_write(&self, raw: shrink::Shrunk, n: usize) -> (String, bool) {
+        let (length, count) = (raw.steps.len(), raw.steps.len());
+        let why_raw = if self.cli.no_shrink {
+            "not shrunk (--no-shrink)".to_string()
+        } else {
+            let mut replayer = shrink::Replayer::new(self.sides, self.client, self.now, self.cli);
+            match shrink::shrink(&mut replayer, raw.steps.clone(), &raw.finding).await {
+                None => "not shrunk (replayed from the start, it does not show again)".to_string(),
+                Some(shrunk) => {
+                    let case = self.case_text(&shrunk, count);
+                    match replay::check(&case, self.sides, self.client, self.now, &shrunk.token).await {
+                        Ok(()) => {
+                            println!(
+                                "shrunk from {length} steps to {} ({} replays):",
+                                shrunk.steps.len(),
+                                shrunk.replays
+                            );
+                            let done = format!("shrunk to {} step(s)", shrunk.steps.len());
+                            return (self.write_case(&case, n, done), true);
+                        }
+                        Err(why) => format!(
+                            "not shrunk (the shrunk case of {} step(s) does not replay: {why})",
+                            shrunk.steps.len()
+                        ),
+                    }
+                }
+            }
         };
-        let Some(shrunk) = shrink::shrink(&mut replayer, steps, finding).await else {
-            println!("  not shrunk: replayed from the start, the {length} steps do not show it again");
-            return "not shrunk (a replay does not show it again)".to_string();
-        };
-        println!("shrunk from {length} steps to {} ({} replays):", shrunk.steps.len(), shrunk.replays);
-        let case = write::case_file(&shrunk, self.cli.seed, count as usize, self.now);
-        let case = self.secrets.redact(&case);
-        println!("{}", crate::escape::lines(&case));
-        let shrunk_to = format!("shrunk to {} step(s)", shrunk.steps.len());
-        let Some(dir) = &self.cli.out else { return shrunk_to };
-        match write_new(dir, &format!("explore-seed-{}-{n}", self.cli.seed), &case) {
+        println!("  {why_raw}; the raw sequence of {length} steps:");
+        let case = self.case_text(&raw, count);
+        (self.write_case(&case, n, why_raw), false)
+    }
+
+    /// The case file of a sequence, its secrets masked.
+    fn case_text(&self, shrunk: &shrink::Shrunk, count: usize) -> String {
+        let case = write::case_file(shrunk, (self.cli.seed, count), self.now, &self.cli.namespace);
+        self.secrets.redact(&case)
+    }
+
+    /// Prints the case and writes it under `--out`; `done` with where it went.
+    fn write_case(&self, case: &str, n: usize, done: String) -> String {
+        println!("{}", crate::escape::lines(case));
+        let Some(dir) = &self.cli.out else { return done };
+        match write_new(dir, &format!("explore-seed-{}-{n}", self.cli.seed), case) {
             Ok(path) => {
                 println!("written: {}", path.display());
-                format!("{shrunk_to}, written to {}", path.display())
+                format!("{done}, written to {}", path.display())
             }
             Err(e) => {
                 eprintln!("error: {}", crate::escape::lines(&e));
-                format!("{shrunk_to}, not written: {e}")
+                format!("{done}, not written: {e}")
             }
         }
     }

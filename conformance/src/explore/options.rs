@@ -13,9 +13,11 @@ and lists of every resource, as each role, with now and then an invalid value. E
 to the implementation and to an embedded reference server that started empty; their answers
 are compared as `conformance diff` compares them and each difference is judged at a level (must:
 accepted or refused, status class; should: exact status, error code, fields, a list's selection
-and order). The first one stops the run (--keep-going goes on); its sequence is shrunk to a
-short one that still shows it, printed and written as a case file (--out DIR) that
-`conformance --cases DIR --base-url URL` replays. Exit status: 0 when no difference was found,
+and order). The first one stops the run (--keep-going goes on, and groups them by kind);
+when the exploring ends, the first sequence of each kind is shrunk to a short one that still
+shows it, checked to replay (it fails on the implementation, passes on the reference server),
+printed and written as a case file (--out DIR) that `conformance --cases DIR --base-url URL`
+replays (--no-shrink writes the raw sequence instead). Exit status: 0 when no difference was found,
 1 when one was, 2 when an option is wrong or the implementation fails pre-flight.";
 
 #[derive(Debug, Parser)]
@@ -67,6 +69,15 @@ pub struct ExploreCli {
     /// Write each shrunk case here, as explore-seed-S-N.yaml.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+
+    /// Write each difference's raw sequence (every step up to it) instead of shrinking it: the
+    /// site's time goes to exploring only.
+    #[arg(long)]
+    pub no_shrink: bool,
+
+    /// The most requests (to the implementation) shrinking one difference may send
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    pub shrink_requests: usize,
 
     /// The most replays shrinking one difference may take.
     #[arg(long, value_name = "N", default_value_t = 400)]

@@ -23,6 +23,22 @@ pub struct Shrunk {
     pub reference_ids: std::collections::BTreeMap<usize, u64>,
     pub token: String,
     pub replays: usize,
+    /// What the reference server answered each step (its status; `None`: no answer).
+    pub statuses: Vec<Option<u16>>,
+}
+
+impl Shrunk {
+    /// The raw sequence of a finding: every step up to the one that showed it, as played.
+    pub fn raw(
+        (steps, statuses): (Vec<Step>, Vec<Option<u16>>),
+        finding: Finding,
+        played: Played,
+        lockstep: &Lockstep,
+        token: &str,
+    ) -> Shrunk {
+        let reference_ids = lockstep.ids_of(1).clone();
+        Shrunk { steps, finding, played, reference_ids, token: token.to_string(), replays: 0, statuses }
+    }
 }
 
 /// Replays candidates.
@@ -36,12 +52,37 @@ pub struct Replayer<'a> {
     pub budget: usize,
     /// When shrinking stops trying, whatever the budget left.
     pub deadline: std::time::Instant,
+    /// The requests sent to the implementation so far, and the most shrinking may send.
+    pub requests: usize,
+    pub request_budget: usize,
 }
 
-impl Replayer<'_> {
-    /// Whether the budget or the time is used up.
+impl<'a> Replayer<'a> {
+    /// A replayer with the budgets of the command line.
+    pub fn new(
+        sides: [&'a Side; 2],
+        client: &'a Client,
+        now: DateTime<Utc>,
+        cli: &super::options::ExploreCli,
+    ) -> Replayer<'a> {
+        Replayer {
+            sides,
+            client,
+            now,
+            seed: cli.seed,
+            replays: 0,
+            budget: cli.shrink_budget,
+            deadline: std::time::Instant::now() + cli.shrink_time,
+            requests: 0,
+            request_budget: cli.shrink_requests,
+        }
+    }
+
+    /// Whether a budget (replays, requests) or the time is used up.
     fn spent(&self) -> bool {
-        self.replays >= self.budget || std::time::Instant::now() >= self.deadline
+        self.replays >= self.budget
+            || self.requests >= self.request_budget
+            || std::time::Instant::now() >= self.deadline
     }
 
     /// A word for replay `n`: 11 lowercase letters and digits, like a case's `case_id`.
@@ -54,8 +95,11 @@ impl Replayer<'_> {
         self.replays += 1;
         let token = self.token();
         let mut lockstep = Lockstep::new(self.sides, self.client, &token, self.now);
+        let mut statuses = Vec::with_capacity(steps.len());
         for (i, step) in steps.iter().enumerate() {
+            self.requests += 1;
             let played = lockstep.play(step).await;
+            statuses.push(played.reference_status());
             let found =
                 findings(step, &played.compared, &played.legs).into_iter().find(|f| f.signature() == *signature);
             if let Some(finding) = found {
@@ -63,7 +107,7 @@ impl Replayer<'_> {
                     let steps = steps[..=i].to_vec();
                     let reference_ids = lockstep.ids_of(1).clone();
                     let replays = self.replays;
-                    return Some(Shrunk { steps, finding, played, reference_ids, token, replays });
+                    return Some(Shrunk { steps, finding, played, reference_ids, token, replays, statuses });
                 }
             }
         }

@@ -17,7 +17,7 @@ use crate::differential::compare::{Kind, Leg};
 use crate::runner::send::{parse_json, Answer};
 
 /// The case file of a shrunk finding (`seed` and `found_at` for its comment and name).
-pub fn case_file(shrunk: &Shrunk, seed: u64, found_at: usize, now: DateTime<Utc>) -> String {
+pub fn case_file(shrunk: &Shrunk, (seed, found_at): (u64, usize), now: DateTime<Utc>, namespace: &str) -> String {
     let finding = &shrunk.finding;
     let d = &finding.difference;
     let last = shrunk.steps.len() - 1;
@@ -45,11 +45,17 @@ pub fn case_file(shrunk: &Shrunk, seed: u64, found_at: usize, now: DateTime<Utc>
         spec_of(finding, &shrunk.steps[last]),
         json!(name),
     );
-    let writer = Writer { ids: &shrunk.reference_ids, token: &shrunk.token, dates: dates_around(now) };
+    let writer = Writer {
+        ids: &shrunk.reference_ids,
+        token: &shrunk.token,
+        dates: dates_around(now),
+        now: now.naive_utc(),
+        namespace: namespace.trim_matches('/'),
+    };
     for (i, step) in shrunk.steps.iter().enumerate() {
         out.push_str(&format!("      - request: {}\n", writer.request(step)));
         let expect = if i == last { reference.map(|answer| expectation(finding, answer, &writer)) } else { None };
-        let expect = expect.unwrap_or_else(|| json!({"status": class_of(&shrunk.steps[i], &shrunk.reference_ids)}));
+        let expect = expect.unwrap_or_else(|| json!({"status": class_of(shrunk.statuses.get(i).copied().flatten())}));
         out.push_str(&format!("        expect: {expect}\n"));
         if step.creates() && shrunk.reference_ids.contains_key(&step.label) && i != last {
             out.push_str(&format!("        capture: {{id_{}: $.id}}\n", step.label));
@@ -58,17 +64,10 @@ pub fn case_file(shrunk: &Shrunk, seed: u64, found_at: usize, now: DateTime<Utc>
     out
 }
 
-/// The status class a set-up step got from the reference: created or not is all the next
-/// steps lean on.
-fn class_of(step: &Step, ids: &BTreeMap<usize, u64>) -> &'static str {
-    if step.creates() && ids.contains_key(&step.label) {
-        "2xx"
-    } else if step.creates() {
-        "4xx"
-    } else {
-        // Not asserted beyond answering: the finding is at the last step.
-        "2xx"
-    }
+/// The status class a set-up step got from the reference (`2xx`, `4xx`…): what the next steps
+/// lean on (created or not, found or not); no answer is written as a success.
+fn class_of(status: Option<u16>) -> String {
+    format!("{}xx", status.map_or(2, |s| s / 100))
 }
 
 fn kind_name(kind: Kind) -> String {
@@ -107,6 +106,10 @@ struct Writer<'a> {
     token: &'a str,
     /// (`YYYY-MM-DD`, `{{date(+Nd)}}`) for the days a sequence uses.
     dates: Vec<(String, String)>,
+    /// The run's clock: a time near it in an answer is the clock's, not the sequence's.
+    now: chrono::NaiveDateTime,
+    /// The routes' namespace, which an address in an answer holds.
+    namespace: &'a str,
 }
 
 /// The dates from 500 days before `now` to 800 days after, with their templates (the generator's
@@ -179,6 +182,8 @@ impl Writer<'_> {
                 Some((label, _)) => json!(format!("{{{{id_{label}}}}}")),
                 None => value.clone(),
             },
+            Value::String(s) if self.of_the_clock(s) => json!({"$type": "string"}),
+            Value::String(s) if s.starts_with("http://") || s.starts_with("https://") => self.address(s),
             Value::String(s) => {
                 let mut text = s.replace(self.token, "{{case_id}}");
                 if let Some((date, template)) = self.dates.iter().find(|(d, _)| text.contains(d.as_str())) {
@@ -188,6 +193,47 @@ impl Writer<'_> {
             }
             other => other.clone(),
         }
+    }
+}
+
+impl Writer<'_> {
+    /// A date and time the clock made (the time of a write), not the sequence: the sequence's
+    /// times are whole minutes, so a time with seconds, or one within 15 hours of the run's
+    /// clock (in any zone), is the clock's. A case pinning it would not replay.
+    fn of_the_clock(&self, text: &str) -> bool {
+        let Ok(time) = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S") else {
+            return false;
+        };
+        time.and_utc().timestamp() % 60 != 0 || (time - self.now).num_hours().abs() < 15
+    }
+
+    /// An address in an answer as a pattern of its path: the host and port are the reference
+    /// server's, the namespace and IDs the run's. `…/calendar/events/v1/events/82?…` →
+    /// `/{{namespace | regex}}/events/{{id_3}}` followed by the query or the end.
+    fn address(&self, url: &str) -> Value {
+        let after_host = url.splitn(4, '/').nth(3).map_or(String::new(), |rest| format!("/{rest}"));
+        let path = after_host.split(['?', '#']).next().unwrap_or_default();
+        let needle = format!("/{}/", self.namespace);
+        let (head, path) = match path.find(&needle) {
+            Some(at) => ("/{{namespace | regex}}/".to_string(), &path[at + needle.len()..]),
+            None => ("^https?://[^/]+/".to_string(), path.strip_prefix('/').unwrap_or(path)),
+        };
+        let mut pattern = head;
+        for (i, segment) in path.split('/').enumerate() {
+            if i > 0 {
+                pattern.push('/');
+            }
+            let id = segment.parse::<u64>().ok().and_then(|n| self.ids.iter().find(|(_, v)| **v == n));
+            match id {
+                Some((label, _)) => pattern.push_str(&format!("{{{{id_{label}}}}}")),
+                None => {
+                    let pieces: Vec<String> = segment.split(self.token).map(regex::escape).collect();
+                    pattern.push_str(&pieces.join("{{case_id}}"));
+                }
+            }
+        }
+        pattern.push_str("(\\?|#|$)");
+        json!({"$regex": pattern})
     }
 }
 
@@ -245,6 +291,28 @@ mod tests {
     use super::*;
     use crate::differential::compare::Difference;
     use reference_server::interface::{Op, Resource};
+
+    #[test]
+    fn a_case_pins_no_time_of_the_clock_no_port_and_no_id() {
+        let ids = BTreeMap::from([(3, 82)]);
+        let now = chrono::NaiveDateTime::parse_from_str("2026-12-07 10:41:22", "%Y-%m-%d %H:%M:%S").unwrap();
+        let writer = Writer { ids: &ids, token: "xtok", dates: Vec::new(), now, namespace: "calendar/events/v1" };
+        let clock = json!({"$type": "string"});
+        assert_eq!(writer.pattern(&json!("2026-12-07 10:41:23")), clock, "the time of a write");
+        assert_eq!(writer.pattern(&json!("2027-03-01 09:00:07")), clock, "seconds are the clock's");
+        assert_eq!(writer.pattern(&json!("2026-12-07 02:00:00")), clock, "near the clock, in any zone");
+        assert_eq!(writer.pattern(&json!("2027-03-01 09:00:00")), json!("2027-03-01 09:00:00"));
+        assert_eq!(
+            writer.pattern(&json!("http://127.0.0.1:40953/wp-json/calendar/events/v1/events/82")),
+            json!({"$regex": "/{{namespace | regex}}/events/{{id_3}}(\\?|#|$)"})
+        );
+        assert_eq!(
+            writer.pattern(&json!("http://127.0.0.1:40953/event/a.b-xtok/?x=1")),
+            json!({"$regex": "^https?://[^/]+/event/a\\.b\\-{{case_id}}/(\\?|#|$)"})
+        );
+        assert_eq!(writer.pattern(&json!(82)), json!("{{id_3}}"));
+        assert_eq!(writer.pattern(&json!(10)), json!(10));
+    }
 
     #[test]
     fn a_case_cites_the_section_of_its_level() {
