@@ -122,6 +122,15 @@ impl<'a> Replayer<'a> {
 pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Finding) -> Option<Shrunk> {
     let signature = finding.signature();
     let mut best = replayer.replay(&steps, &signature).await?;
+    // Two cheap tries first, each one replay: only the writes on what the last step leans on,
+    // then no reads at all (reads change nothing).
+    for candidate in [slice(&best.steps, &best.finding, &best.reference_ids), writes_only(&best.steps)] {
+        if candidate.len() < best.steps.len() {
+            if let Some(shorter) = replayer.replay(&candidate, &signature).await {
+                best = shorter;
+            }
+        }
+    }
     loop {
         let before = best.steps.clone();
         best = drop_steps(replayer, best, &signature).await;
@@ -132,6 +141,38 @@ pub async fn shrink(replayer: &mut Replayer<'_>, steps: Vec<Step>, finding: &Fin
     }
     best.replays = replayer.replays;
     Some(best)
+}
+
+/// Every step but the reads (the last step stays).
+fn writes_only(steps: &[Step]) -> Vec<Step> {
+    let last = steps.len() - 1;
+    steps.iter().enumerate().filter(|(i, s)| *i == last || s.method != "GET").map(|(_, s)| s.clone()).collect()
+}
+
+/// The steps the last one leans on: the writes of every item it names or the difference shows
+/// (a list item of the reference's), and of the items those name, in their order.
+fn slice(steps: &[Step], finding: &Finding, ids: &std::collections::BTreeMap<usize, u64>) -> Vec<Step> {
+    let last = steps.len() - 1;
+    let mut wanted: std::collections::BTreeSet<usize> = steps[last].uses().into_iter().collect();
+    let shown = finding.difference.b.strip_prefix("id ").and_then(|r| r.split(' ').next()?.parse::<u64>().ok());
+    wanted.extend(ids.iter().filter(|(_, id)| Some(**id) == shown).map(|(label, _)| *label));
+    let writes_on = |step: &Step, wanted: &std::collections::BTreeSet<usize>| {
+        step.method != "GET"
+            && ((step.creates() && wanted.contains(&step.label))
+                || Step::labels_in(&step.path).iter().any(|l| wanted.contains(l)))
+    };
+    loop {
+        let before = wanted.len();
+        for step in steps[..last].iter().filter(|s| writes_on(s, &wanted)).cloned().collect::<Vec<_>>() {
+            wanted.extend(step.uses());
+        }
+        if wanted.len() == before {
+            break;
+        }
+    }
+    let mut out: Vec<Step> = steps[..last].iter().filter(|s| writes_on(s, &wanted)).cloned().collect();
+    out.push(steps[last].clone());
+    out
 }
 
 /// Drops runs of steps: halves, quarters, … single steps (the last step stays).

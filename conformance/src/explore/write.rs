@@ -32,11 +32,15 @@ pub fn case_file(shrunk: &Shrunk, (seed, found_at): (u64, usize), now: DateTime<
         d.path,
         kind_name(d.kind)
     );
+    let how = if shrunk.replays == 0 {
+        format!("the raw sequence of {} steps (not shrunk)", shrunk.steps.len())
+    } else {
+        format!("shrunk to {} steps", shrunk.steps.len())
+    };
     let mut out = format!(
-        "# Found by `conformance explore --seed {seed}` at step {found_at}, shrunk to {} steps.\n\
+        "# Found by `conformance explore --seed {seed}` at step {found_at}, {how}.\n\
          # The implementation (A) and the reference server (B) differ: {} at {}: A {}, B {}\n\
          tags: [explore]\nlevel: {}\nspec: [\"{}\"]\ncases:\n  - name: {}\n    steps:\n",
-        shrunk.steps.len(),
         kind_name(d.kind),
         d.path,
         one_line(&d.a),
