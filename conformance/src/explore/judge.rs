@@ -175,6 +175,16 @@ fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> 
     Some(Finding { level, difference: difference.clone(), section })
 }
 
+/// Whether a difference is in what counts or selects items by their linked events: a term's
+/// `count`, a list's `total` and `total_pages`, and the selection of a venue or organizer list
+/// by `has_events` or `only_with_upcoming`. Once an item diverged (created on one side only, or
+/// left in another state by a decision), these count it on one side only.
+pub fn counts_items(step: &Step, difference: &Difference) -> bool {
+    let by_events = step.query.iter().any(|(name, _)| name == "has_events" || name == "only_with_upcoming");
+    matches!(last_key(&difference.path), "count" | "total" | "total_pages")
+        || (by_events && difference.kind == Kind::Item)
+}
+
 /// The items and fields in which a may difference was seen, with its section: the same field
 /// of the same item differs in later answers as a consequence (an update that left `featured`
 /// out reset it on one side; every later read of that event shows it).
@@ -387,6 +397,20 @@ mod tests {
         assert_eq!((finding.level, finding.section), (Level::May, Some("D13")), "a decision's own status class");
         let title = compared(&[(Kind::Value, "$.title")]);
         assert_eq!(explained.judge(&read, &title, &[leg(200), event(7)]).unwrap().level, Level::Should);
+    }
+
+    #[test]
+    fn what_counts_items_is_told_apart() {
+        let read = step(Op::Read, None);
+        let value = |path: &str| Difference { path: path.into(), kind: Kind::Value, a: "1".into(), b: "0".into() };
+        assert!(counts_items(&read, &value("$.categories[0].count")));
+        assert!(counts_items(&read, &value("$.total")) && counts_items(&read, &value("$.total_pages")));
+        assert!(!counts_items(&read, &value("$.title")) && !counts_items(&read, &value("$.events[0].cost")));
+        let item = Difference { path: "$.venues[0]".into(), kind: Kind::Item, a: "id 3".into(), b: "absent".into() };
+        assert!(!counts_items(&read, &item));
+        let mut by_events = step(Op::List, None);
+        by_events.query = vec![("has_events".into(), "true".into())];
+        assert!(counts_items(&by_events, &item));
     }
 
     #[test]

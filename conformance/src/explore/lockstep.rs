@@ -117,6 +117,12 @@ impl<'a> Lockstep<'a> {
         self.diverged.extend(labels);
     }
 
+    /// Whether any item's two sides diverged so far: from then on, what counts items (a term's
+    /// `count`, a list's `total`) counts them differently on each side.
+    pub fn any_diverged(&self) -> bool {
+        !self.diverged.is_empty()
+    }
+
     /// Whether a list item (`id N …` as the comparison shows it, on side `k`) is one whose two
     /// sides diverged.
     pub fn diverged_item(&self, k: usize, summary: &str) -> bool {

@@ -217,8 +217,9 @@ impl Explorer<'_> {
                 None
             } else {
                 let diverged = |d: &differential::compare::Difference| {
-                    d.kind == differential::compare::Kind::Item
-                        && (lockstep.diverged_item(0, &d.a) || lockstep.diverged_item(1, &d.b))
+                    let item = d.kind == differential::compare::Kind::Item;
+                    (item && (lockstep.diverged_item(0, &d.a) || lockstep.diverged_item(1, &d.b)))
+                        || (lockstep.any_diverged() && judge::counts_items(&step, d))
                 };
                 explained.judge_following(&step, &played.compared, &played.legs, &diverged)
             };
