@@ -195,7 +195,8 @@ pub struct HarnessArgs {
     pub list: bool,
 
     /// How many cases run at once (default: the number of cores; with --base-url,
-    /// 16, as the cases then mostly wait on the network).
+    /// 64, as the cases then mostly wait on the network; fewer for a site that
+    /// cannot serve that many requests at once).
     #[arg(verbatim_doc_comment, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub test_threads: Option<u16>,
 

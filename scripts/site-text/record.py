@@ -640,6 +640,57 @@ def split_pairs(path, case, body, first, pairs, spec_of):
     return keep_lines + [""] + may_case
 
 
+def chunk_file(path, size):
+    """Cuts each case whose `foreach` list holds more than `size` pairs into cases of at most
+    `size` pairs, in order and of near-equal length, each with its own data (its set-up steps and
+    cleanup are copied), so that the parts run side by side. Everything but the pairs' lines and
+    the names stays byte for byte; a list of `size` pairs or fewer is left as it is."""
+    text, root = load_nodes(path)
+    lines = text.split("\n")
+    edits = []
+    for case in child(root, "cases").value:
+        step = next((s for s in child(case, "steps").value if child(s, "foreach") is not None), None)
+        if step is None:
+            continue
+        nodes = list_nodes(child(case, "vars"), value_of(child(step, "foreach")))
+        if len(nodes) <= size:
+            continue
+        first, last = case_lines(case, lines)
+        body = lines[first:last]
+        pair_lines = {}
+        for k, node in enumerate(nodes):
+            for line in range(node.start_mark.line, node.end_mark.line + 1):
+                pair_lines[line - first] = k
+        parts = -(-len(nodes) // size)
+        bounds = [len(nodes) * j // parts for j in range(parts + 1)]
+        replacement = []
+        for j in range(parts):
+            keep = range(bounds[j], bounds[j + 1])
+            part = [line for i, line in enumerate(body) if pair_lines.get(i, bounds[j]) in keep]
+            part[0] = renamed(case, part[0], first, j + 1, parts)
+            replacement += ([""] if replacement else []) + part
+        edits.append((first, last, replacement))
+    for first, last, replacement in sorted(edits, reverse=True):
+        lines[first:last] = replacement
+    return "\n".join(lines)
+
+
+def part_name(name, part, parts):
+    """`… (generated list 3)` becomes `… (generated list 3, part 2 of 5)`; another name gets
+    ` (part 2 of 5)` at its end."""
+    marked, found = re.subn(r"\((generated (?:list|set) \d+)\)", rf"(\1, part {part} of {parts})", name, count=1)
+    return marked if found else f"{name} (part {part} of {parts})"
+
+
+def renamed(case, line, first, part, parts):
+    """The case's first line with its name as the part's."""
+    node = child(case, "name")
+    if node.start_mark.line != first or node.end_mark.line != first:
+        raise SystemExit(f"the name of {value_of(node)!r} must stand on the case's first line")
+    new = quote(part_name(value_of(node), part, parts))
+    return line[: node.start_mark.column] + new + line[node.end_mark.column:]
+
+
 SHORTCODES = re.compile(r"\[(audio|video|gallery|caption|wp_caption|embed|playlist)[\s\]/]")
 
 
@@ -727,7 +778,34 @@ def self_test():
         assert cases[1]["steps"][0]["expect"]["json"]["title"] == {"$any": True}
         assert cases[2]["vars"]["pairs"] == [["in 1", "out 1"], ["in 2", "new 2"]]
         assert cases[3]["vars"]["pairs"] == [["in [audio src=x]", "ref 3"]]
+        self_test_chunk(path)
     print("record.py: self-test passed")
+
+
+def self_test_chunk(path):
+    """`--chunk 1` on the sample after the split, then `--apply` on a part."""
+    before = yaml.safe_load(open(path, encoding="utf-8"))["cases"]
+    cut = chunk_file(path, 1)
+    open(path, "w", encoding="utf-8").write(cut)
+    cases = yaml.safe_load(open(path, encoding="utf-8"))["cases"]
+    assert [c["name"] for c in cases] == [
+        "plain",
+        "plain (the reference server's own rule)",
+        "pairs (part 1 of 2)",
+        "pairs (part 2 of 2)",
+        "pairs (the reference server's own rule)",
+    ], [c["name"] for c in cases]
+    assert [c["vars"]["pairs"] for c in cases[2:4]] == [[p] for p in before[2]["vars"]["pairs"]]
+    for case in cases[2:4]:
+        assert {k: v for k, v in case.items() if k not in ("name", "vars")} == {k: v for k, v in before[2].items() if k not in ("name", "vars")}
+    assert cases[:2] + cases[4:] == before[:2] + before[3:]
+    assert chunk_file(path, 1) == open(path, encoding="utf-8").read(), "a second cut changes nothing"
+    row = {"file": path, "case": "pairs (part 2 of 2)", "where": "steps[0][0] $.title", "kind": "changed", "site": "new 2b"}
+    applied = apply_report(path, [row])
+    open(path, "w", encoding="utf-8").write(applied)
+    assert yaml.safe_load(open(path, encoding="utf-8"))["cases"][3]["vars"]["pairs"] == [["in 2", "new 2b"]]
+    assert part_name("x (generated list 3)", 2, 5) == "x (generated list 3, part 2 of 5)"
+    assert part_name("x (generated list 3) (the reference server's own rule)", 1, 2) == "x (generated list 3, part 1 of 2) (the reference server's own rule)"
 
 
 def rewrite_from_report(report, files, rewrite_file, what):
@@ -758,9 +836,20 @@ def main():
     ap.add_argument("--split", help="move the changed rows of this report (a run against the reference server) to may cases")
     ap.add_argument("--self-test", action="store_true", help="check the quoting, rewriting and split on a sample")
     ap.add_argument("--apply", help="rewrite the files from this report's changed rows, sending nothing")
+    ap.add_argument("--chunk", type=int, metavar="SIZE",
+                    help="cut every [input, expected] list longer than SIZE pairs into cases of at most SIZE, sending nothing")
     args = ap.parse_args()
     if args.self_test:
         self_test()
+        return
+    if args.chunk:
+        for path in args.files:
+            with open(path, encoding="utf-8") as handle:
+                before = handle.read()
+            after = chunk_file(path, args.chunk)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(after)
+            print(f"{path}: {after.count('- name:') - before.count('- name:')} more cases", file=sys.stderr)
         return
     if args.split:
         rewrite_from_report(args.split, args.files, lambda path, rows: split_may(path, rows, spec_for),
