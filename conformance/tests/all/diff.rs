@@ -148,7 +148,7 @@ fn a_time_zone_and_a_missing_extension_show_exactly_where_they_should() {
 }
 
 /// Over the whole suite, the same two servers differ only where the zone or the extension
-/// shows: every difference is of a zone-dependent field, of coordinates, of a list that a
+/// shows (or the two clocks: the time of a write): every difference is of a zone-dependent field, of coordinates, of a list that a
 /// geolocation filter (ignored without the extension) made longer, or of a venue create that
 /// coordinates alone tell from an earlier one.
 #[test]
@@ -176,7 +176,10 @@ fn over_the_whole_suite_every_difference_comes_from_the_zone_or_the_extension() 
             // (and its cleanup then deletes that venue twice).
             let matched =
                 (route == "POST /venues" || route.starts_with("DELETE /venues")) && case.contains("coordinates");
-            if zone_dependent(path) && kind == "value" {
+            // The time of a write on each side's clock: within the comparison's tolerance of 5 s on
+            // a quiet machine, further apart when the machine is loaded (seen: 7 s).
+            let clock = path.ends_with("modified_utc") && kind == "value";
+            if (zone_dependent(path) || clock) && kind == "value" {
                 zone += 1;
             } else if coordinates || filtered || matched {
                 geo += 1;
