@@ -268,6 +268,7 @@ async fn hostile_paths_through_a_proxy_never_leave_the_rest_root() {
 /// (`wait4` on its process, so that other tests' children running at the same time do not
 /// count, as they did with `RUSAGE_CHILDREN`).
 #[cfg(target_os = "linux")]
+#[allow(clippy::zombie_processes)] // reaped by wait4, which std's wait does not replace
 fn run_measured(command: &mut std::process::Command) -> (Option<i32>, String, i64) {
     use std::io::Read;
     let mut child = command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
