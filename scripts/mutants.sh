@@ -7,6 +7,7 @@
 #   scripts/mutants.sh                    # the whole sample (300 mutants; 30-60 minutes on 2 cores)
 #   scripts/mutants.sh --only 1-25        # positions 1 to 25 of the sample (the pilot)
 #   scripts/mutants.sh --list             # print the sample and stop
+#   scripts/mutants.sh --tools --size 60  # the developer tools' sample, tested by the server's own tests
 #
 # Options (and environment variables):
 #   --seed S       (MUTANTS_SEED, default 13)       the sample's seed
@@ -18,6 +19,12 @@
 #   --out DIR      (MUTANTS_OUT, default target/mutants)   the sample, mutants.out, the build
 #   --within P     (MUTANTS_WITHIN, default all)    draw only from the server's files under P
 #                  (a path under reference-server/src, e.g. `text`): one part's score
+#   --tools        (MUTANTS_TOOLS=1)                draw from the files the default sample leaves
+#                  out (the developer tools: demo, seed, journal, faults, proxy, state, admin,
+#                  fixtures, stubs, pages...; see TOOLS_LEFT_OUT in scripts/mutants/sample.py) and
+#                  test each mutant with the server's own tests, `cargo test -p reference-server`
+#                  (unit and integration tests, no doc tests), instead of the suite. Its default
+#                  output folder is target/mutants-tools.
 #
 # It needs cargo-mutants (`cargo install cargo-mutants --locked`) and python3. cargo-mutants
 # copies the source tree (without target/) to a scratch folder and builds there, into its own
@@ -36,9 +43,10 @@ jobs="${MUTANTS_JOBS:-1}"
 out="${MUTANTS_OUT:-target/mutants}"
 within="${MUTANTS_WITHIN:-}"
 target_dir="${MUTANTS_TARGET:-}"
+tools="${MUTANTS_TOOLS:-0}"
 list_only=0
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --seed) seed="$2"; shift 2 ;;
@@ -50,6 +58,7 @@ while [[ $# -gt 0 ]]; do
         --out) out="$2"; shift 2 ;;
         --within) within="$2"; shift 2 ;;
         --list) list_only=1; shift ;;
+        --tools) tools=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "mutants: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -76,12 +85,48 @@ command -v python3 >/dev/null || { echo "mutants: python3 is missing" >&2; exit 
 # hangs a few requests (or spins a CPU on each) is caught rather than timed out.
 suite_args=(--timeout 10 --fail-fast)
 
+# --tools: the baseline and the run with the server's own tests (the library's unit tests, the
+# integration tests of tests/all and the binary's; `--lib --bins --tests` leaves out the doc tests
+# and the benchmarks). cargo-mutants 27 runs `cargo test --package reference-server ARGS`.
+tools_args=(--lib --bins --tests)
+run_tools() {
+    echo "mutants: baseline: cargo test -p reference-server ${tools_args[*]} (unmutated)"
+    local started elapsed status=0
+    started=$(date +%s)
+    # As for the suite below: an earlier run's last mutant may be in the target directory.
+    cargo clean --quiet -p reference-server -p conformance
+    if ! cargo test --quiet -p reference-server "${tools_args[@]}" >"$out/baseline.log" 2>&1; then
+        echo "mutants: the server's tests fail on the unmutated server: see $out/baseline.log" >&2
+        return 2
+    fi
+    echo "mutants: baseline passed ($(( $(date +%s) - started ))s, build included)"
+    echo "mutants: cargo-mutants $(cargo mutants --version | awk '{print $2}'), timeouts: build ${build_timeout}s, tests ${timeout}s, $jobs job(s); output in $out/mutants.out"
+    started=$(date +%s)
+    local args=()
+    for arg in "${tools_args[@]}"; do args+=(--cargo-arg="$arg"); done
+    cargo mutants --config "$out/sample.toml" --package reference-server --test-package reference-server \
+        "${args[@]}" --timeout "$timeout" --build-timeout "$build_timeout" --jobs "$jobs" --output "$out" \
+        --baseline skip --colors never || status=$?
+    elapsed=$(( $(date +%s) - started ))
+    python3 scripts/mutants/sample.py summary "$out"
+    echo "mutants: $(( last - first + 1 )) mutants in ${elapsed}s"
+    case "$status" in
+        0|2|3) return 0 ;;
+        *) echo "mutants: cargo mutants failed with exit status $status (see $out/mutants.out/)" >&2; return "$status" ;;
+    esac
+}
+
+if [[ "$tools" == 1 && -z "${MUTANTS_OUT:-}" && "$out" == target/mutants ]]; then
+    out=target/mutants-tools
+fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 export CARGO_TARGET_DIR="${target_dir:-$out/target}"
 # Every mutant cargo-mutants would make in the server; the sample is drawn from them.
 cargo mutants --no-config --list --json --package reference-server >"$out/all.json"
-python3 scripts/mutants/sample.py sample "$out/all.json" "$seed" "$size" "$first" "$last" "$out" ${within:+"$within"}
+population=sample
+[[ "$tools" == 1 ]] && population=tools
+python3 scripts/mutants/sample.py "$population" "$out/all.json" "$seed" "$size" "$first" "$last" "$out" ${within:+"$within"}
 if (( list_only )); then
     cat "$out/part.txt"
     exit 0
@@ -94,6 +139,11 @@ if ! diff -q <(sort "$out/part.txt") <(sort "$out/selected.txt" | grep -Fxf "$ou
     exit 2
 fi
 echo "mutants: cargo-mutants selects $(wc -l <"$out/selected.txt") mutants ($(grep -cvFxf "$out/part.txt" "$out/selected.txt" || true) outside the sample)"
+
+if [[ "$tools" == 1 ]]; then
+    run_tools
+    exit $?
+fi
 
 # The baseline: the unmutated suite must pass. cargo-mutants 27 would run its baseline on the
 # mutated package's tests (the server's own), not on --test-package's, so it runs here instead

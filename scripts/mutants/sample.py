@@ -14,6 +14,11 @@
         `reference-server/src/text`), narrows the population to what is in it, to measure one
         part of the server (`scripts/mutants.sh --within`); it must exist and hold some of the
         population, else the script stops.
+    sample.py tools ALL.json SEED SIZE FROM TO OUT_DIR [WITHIN]
+        As `sample`, from the other population: the files EXCLUDED names (the developer tools,
+        the command line, the render cache, the --check-doc checker, the store's durable parts),
+        less TOOLS_LEFT_OUT (the benchmark hooks and the tests' own helpers). Its mutants are
+        tested with the server's own tests (`scripts/mutants.sh --tools`).
     sample.py gate OUT_DIR EQUIVALENT_FILE
         Exit 1 when a mutant of OUT_DIR/part.txt was missed or timed out and EQUIVALENT_FILE
         does not list it (the smoke of scripts/mutants-smoke.sh). EQUIVALENT_FILE lists one
@@ -76,6 +81,14 @@ EXCLUDED = {
     "reference-server/src/store/builders.rs": "the fresh site's sample media, the demo's and the seed's builders",
 }
 
+# The tools' population (`scripts/mutants.sh --tools`): the files EXCLUDED above, whose promises
+# the server's own tests (cargo test -p reference-server) must pin, less these, which no test of
+# the server runs by design.
+TOOLS_LEFT_OUT = {
+    "reference-server/src/bench.rs": "the hooks of `cargo bench`, which only the benchmarks call",
+    "reference-server/src/dates/test_support.rs": "the date tests' own helpers (#[cfg(test)])",
+}
+
 
 def population_files(root):
     """The .rs files under SOURCE (relative to root, with /), less EXCLUDED; an exclusion that
@@ -91,6 +104,26 @@ def population_files(root):
                 if not any(path == ex or path.startswith(ex + "/") for ex in EXCLUDED):
                     files.add(path)
     return files
+
+
+def tools_files(root):
+    """The .rs files of EXCLUDED (each folder walked), less TOOLS_LEFT_OUT: the population of
+    `sample.py tools`. Every entry of TOOLS_LEFT_OUT must be in EXCLUDED, else the script stops."""
+    stray = [path for path in TOOLS_LEFT_OUT if path not in EXCLUDED]
+    if stray:
+        sys.exit("sample.py: TOOLS_LEFT_OUT names what EXCLUDED does not: %s" % ", ".join(sorted(stray)))
+    everything = set()
+    for folder, _dirs, names in os.walk(os.path.join(root, SOURCE)):
+        for name in names:
+            if name.endswith(".rs"):
+                everything.add(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    population_files(root)  # checks that every exclusion names something
+    return {
+        path
+        for path in everything
+        if any(path == ex or path.startswith(ex + "/") for ex in EXCLUDED)
+        and not any(path == out or path.startswith(out + "/") for out in TOOLS_LEFT_OUT)
+    }
 
 
 def repo_root():
@@ -120,10 +153,10 @@ def within_files(files, within):
     return kept
 
 
-def sample(all_json, seed, size, first, last, out_dir, within=None):
+def sample(all_json, seed, size, first, last, out_dir, within=None, tools=False):
     with open(all_json, encoding="utf-8") as f:
         mutants = json.load(f)
-    files = population_files(repo_root())
+    files = tools_files(repo_root()) if tools else population_files(repo_root())
     if within:
         files = within_files(files, within)
     population = sorted({m["name"] for m in mutants if m["file"] in files})
@@ -146,6 +179,8 @@ def sample(all_json, seed, size, first, last, out_dir, within=None):
         groups[group] = groups.get(group, 0) + 1
     shown = ", ".join("%s %d" % (g, n) for g, n in sorted(groups.items()))
     scope = " (within %s)" % within if within else ""
+    if tools:
+        scope = " of the tools" + scope
     print("mutants: %d in the population%s, sample of %d (seed %s): %s" % (len(population), scope, len(chosen), seed, shown))
     print("mutants: this run takes positions %d-%d of the sample (%d mutants)" % (first, min(last, len(chosen)), len(part)))
 
@@ -227,8 +262,9 @@ def gate(out_dir, equivalent_file):
 
 
 def main(argv):
-    if len(argv) in (8, 9) and argv[1] == "sample":
-        sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7], argv[8] if len(argv) == 9 else None)
+    if len(argv) in (8, 9) and argv[1] in ("sample", "tools"):
+        within = argv[8] if len(argv) == 9 else None
+        sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7], within, tools=argv[1] == "tools")
     elif len(argv) == 4 and argv[1] == "gate":
         return gate(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "summary":
