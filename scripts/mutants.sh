@@ -85,35 +85,23 @@ command -v python3 >/dev/null || { echo "mutants: python3 is missing" >&2; exit 
 # hangs a few requests (or spins a CPU on each) is caught rather than timed out.
 suite_args=(--timeout 10 --fail-fast)
 
-# --tools: the baseline and the run with the server's own tests (the library's unit tests, the
-# integration tests of tests/all and the binary's; `--lib --bins --tests` leaves out the doc tests
-# and the benchmarks). cargo-mutants 27 runs `cargo test --package reference-server ARGS`.
-tools_args=(--lib --bins --tests)
+# --tools: the server's own tests (the library's unit tests, the integration tests of tests/all and
+# the binary's; `--lib --bins --tests` leaves out the doc tests and the benchmarks). cargo-mutants
+# 27 cannot run the sample alone (it adds every struct-field mutant of a selected file, over 400
+# of demo.rs), so `sample.py run` applies each mutant's diff to a copy of the tree, builds and
+# tests it, one at a time (--jobs does not apply), after a baseline in the same copy.
+tools_args=(-p reference-server --lib --bins --tests)
 run_tools() {
-    echo "mutants: baseline: cargo test -p reference-server ${tools_args[*]} (unmutated)"
-    local started elapsed status=0
+    local files=() started elapsed
+    mapfile -t files < <(cut -d: -f1 "$out/part.txt" | sort -u)
+    cargo mutants --no-config --list --json --diff --package reference-server \
+        $(printf -- '--file %s ' "${files[@]}") >"$out/diffs.json"
+    echo "mutants: cargo test ${tools_args[*]} for each mutant; timeouts: build ${build_timeout}s, tests ${timeout}s; output in $out/mutants.out"
     started=$(date +%s)
-    # As for the suite below: an earlier run's last mutant may be in the target directory.
-    cargo clean --quiet -p reference-server -p conformance
-    if ! cargo test --quiet -p reference-server "${tools_args[@]}" >"$out/baseline.log" 2>&1; then
-        echo "mutants: the server's tests fail on the unmutated server: see $out/baseline.log" >&2
-        return 2
-    fi
-    echo "mutants: baseline passed ($(( $(date +%s) - started ))s, build included)"
-    echo "mutants: cargo-mutants $(cargo mutants --version | awk '{print $2}'), timeouts: build ${build_timeout}s, tests ${timeout}s, $jobs job(s); output in $out/mutants.out"
-    started=$(date +%s)
-    local args=()
-    for arg in "${tools_args[@]}"; do args+=(--cargo-arg="$arg"); done
-    cargo mutants --config "$out/sample.toml" --package reference-server --test-package reference-server \
-        "${args[@]}" --timeout "$timeout" --build-timeout "$build_timeout" --jobs "$jobs" --output "$out" \
-        --baseline skip --colors never || status=$?
+    python3 scripts/mutants/sample.py run "$out" "$timeout" "$build_timeout" "${tools_args[@]}" || return 2
     elapsed=$(( $(date +%s) - started ))
     python3 scripts/mutants/sample.py summary "$out"
-    echo "mutants: $(( last - first + 1 )) mutants in ${elapsed}s"
-    case "$status" in
-        0|2|3) return 0 ;;
-        *) echo "mutants: cargo mutants failed with exit status $status (see $out/mutants.out/)" >&2; return "$status" ;;
-    esac
+    echo "mutants: $(( last - first + 1 )) mutants in ${elapsed}s (the baseline's build included)"
 }
 
 if [[ "$tools" == 1 && -z "${MUTANTS_OUT:-}" && "$out" == target/mutants ]]; then
@@ -131,6 +119,10 @@ if (( list_only )); then
     cat "$out/part.txt"
     exit 0
 fi
+if [[ "$tools" == 1 ]]; then
+    run_tools
+    exit $?
+fi
 # What cargo-mutants will run: the part, and the struct-field mutants of its files, which its
 # name filter does not apply to (counted apart).
 cargo mutants --list --config "$out/sample.toml" --package reference-server >"$out/selected.txt"
@@ -139,11 +131,6 @@ if ! diff -q <(sort "$out/part.txt") <(sort "$out/selected.txt" | grep -Fxf "$ou
     exit 2
 fi
 echo "mutants: cargo-mutants selects $(wc -l <"$out/selected.txt") mutants ($(grep -cvFxf "$out/part.txt" "$out/selected.txt" || true) outside the sample)"
-
-if [[ "$tools" == 1 ]]; then
-    run_tools
-    exit $?
-fi
 
 # The baseline: the unmutated suite must pass. cargo-mutants 27 would run its baseline on the
 # mutated package's tests (the server's own), not on --test-package's, so it runs here instead

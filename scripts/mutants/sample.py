@@ -25,6 +25,11 @@
         mutant a line as `cargo mutants --list` names it, without its line and column
         (`reference-server/src/http.rs: replace header_spelling -> String with "xyzzy".into()`),
         then ` | ` and the test that shows it is equivalent; a line that starts with `#` is a comment.
+    sample.py run OUT_DIR TEST_TIMEOUT BUILD_TIMEOUT [CARGO_TEST_ARGS...]
+        Tests each mutant of OUT_DIR/part.txt in a copy of the tree (OUT_DIR/tree): applies its
+        diff from OUT_DIR/diffs.json, `cargo test --no-run ARGS` (fails: unviable), then `cargo
+        test ARGS` (fails: caught; passes: missed; over TEST_TIMEOUT seconds: timeout), and
+        writes the outcomes as cargo-mutants does, in OUT_DIR/mutants.out (used by --tools).
     sample.py summary OUT_DIR
         Counts the outcomes of the mutants of OUT_DIR/part.txt in OUT_DIR/mutants.out and prints
         them with the score. (cargo-mutants 27 applies no name filter to struct-field mutants,
@@ -35,7 +40,11 @@ Standard library only.
 import hashlib
 import json
 import os
+import shutil
+import signal
+import subprocess
 import sys
+import time
 
 # The population: every source file of the server, found in the tree (not listed here, so that a
 # file or folder split in two stays in it), less these, which the suite cannot reach by design.
@@ -220,6 +229,83 @@ def summary(out_dir):
     )
 
 
+def run_command(argv, cwd, limit, log):
+    """Runs argv in cwd (its own process group, output appended to log) for at most `limit`
+    seconds: "ok", "failed" or "timeout" (the whole group is then killed)."""
+    with open(log, "a", encoding="utf-8") as out:
+        out.write("$ %s\n" % " ".join(argv))
+        out.flush()
+        child = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            return "ok" if child.wait(timeout=limit) == 0 else "failed"
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+            return "timeout"
+
+
+def copy_tree(root, scratch):
+    """The source tree without target/ and .git, as cargo-mutants copies it."""
+    if os.path.exists(scratch):
+        shutil.rmtree(scratch)
+    shutil.copytree(root, scratch, ignore=lambda folder, names: [n for n in names if n in ("target", ".git")]
+                    if os.path.samefile(folder, root) else [n for n in names if n == ".git"], symlinks=True)
+
+
+def run_part(out_dir, test_limit, build_limit, cargo_args):
+    """Tests each mutant of OUT_DIR/part.txt: applies its diff (from OUT_DIR/diffs.json, `cargo
+    mutants --list --json --diff`) to a copy of the tree, builds the tests (`cargo test --no-run
+    ARGS`, failing: unviable), runs them (`cargo test ARGS`: failing caught, passing missed, over
+    the limit timeout) and puts the file back. Outcomes go to OUT_DIR/mutants.out/KIND.txt as
+    cargo-mutants writes them, logs to OUT_DIR/mutants.out/log/. (cargo-mutants 27 cannot run a
+    sample alone: it adds every struct-field mutant of a selected file, over 400 for demo.rs.)"""
+    part = lines(os.path.join(out_dir, "part.txt"))
+    with open(os.path.join(out_dir, "diffs.json"), encoding="utf-8") as f:
+        diffs = {m["name"]: m for m in json.load(f)}
+    missing = [name for name in part if name not in diffs]
+    if missing:
+        sys.exit("sample.py: no diff for %s" % ", ".join(missing))
+    base = os.path.join(out_dir, "mutants.out")
+    if os.path.exists(base):
+        shutil.rmtree(base)
+    os.makedirs(os.path.join(base, "log"))
+    scratch = os.path.join(out_dir, "tree")
+    copy_tree(repo_root(), scratch)
+    # The baseline, in the copy (whose build the mutants then reuse): the tests must pass.
+    started = time.time()
+    log = os.path.join(base, "log", "baseline.log")
+    if run_command(["cargo", "test"] + cargo_args, scratch, build_limit + test_limit, log) != "ok":
+        sys.exit("sample.py: the tests fail (or time out) on the unmutated tree: see %s" % log)
+    print("mutants: baseline passed in %ds (build included)" % (time.time() - started), flush=True)
+    for number, name in enumerate(part, 1):
+        started = time.time()
+        mutant = diffs[name]
+        path = os.path.join(scratch, mutant["file"])
+        with open(path, "rb") as f:
+            original = f.read()
+        log = os.path.join(base, "log", "%03d.log" % number)
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("%s\n%s\n" % (name, mutant["diff"]))
+        applied = subprocess.run(["patch", "-p0", "--quiet", "--forward", mutant["file"]], cwd=scratch,
+                                 input=mutant["diff"].encode("utf-8"), capture_output=True)
+        if applied.returncode != 0:
+            sys.exit("sample.py: the diff of %s does not apply: %s" % (name, applied.stdout.decode() + applied.stderr.decode()))
+        try:
+            built = run_command(["cargo", "test", "--no-run"] + cargo_args, scratch, build_limit, log)
+            if built == "ok":
+                tested = run_command(["cargo", "test"] + cargo_args, scratch, test_limit, log)
+                outcome = {"ok": "missed", "failed": "caught", "timeout": "timeout"}[tested]
+            else:
+                outcome = "unviable" if built == "failed" else "timeout"
+        finally:
+            # Written anew (a fresh mtime), so that cargo rebuilds what the mutant touched.
+            with open(path, "wb") as f:
+                f.write(original)
+        with open(os.path.join(base, outcome + ".txt"), "a", encoding="utf-8") as f:
+            f.write(name + "\n")
+        print("mutants: %d/%d %s in %ds: %s" % (number, len(part), outcome, time.time() - started, name), flush=True)
+
+
 def without_position(name):
     """A mutant's name without its line and column: `FILE:LINE:COL: TEXT` -> `FILE: TEXT`, so
     that a listed equivalence survives code moving up or down."""
@@ -267,6 +353,8 @@ def main(argv):
         sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7], within, tools=argv[1] == "tools")
     elif len(argv) == 4 and argv[1] == "gate":
         return gate(argv[2], argv[3])
+    elif len(argv) >= 5 and argv[1] == "run":
+        run_part(argv[2], int(argv[3]), int(argv[4]), argv[5:])
     elif len(argv) == 3 and argv[1] == "summary":
         summary(argv[2])
     else:
