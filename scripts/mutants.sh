@@ -23,8 +23,9 @@
 #                  out (the developer tools: demo, seed, journal, faults, proxy, state, admin,
 #                  fixtures, stubs, pages...; see TOOLS_LEFT_OUT in scripts/mutants/sample.py) and
 #                  test each mutant with the server's own tests, `cargo test -p reference-server`
-#                  (unit and integration tests, no doc tests), instead of the suite. Its default
-#                  output folder is target/mutants-tools.
+#                  (unit and integration tests, no doc tests; under cargo-nextest when it is
+#                  installed, which stops at the first failure), instead of the suite. Its
+#                  default output folder is target/mutants-tools; --jobs does not apply.
 #
 # It needs cargo-mutants (`cargo install cargo-mutants --locked`) and python3. cargo-mutants
 # copies the source tree (without target/) to a scratch folder and builds there, into its own
@@ -46,7 +47,7 @@ target_dir="${MUTANTS_TARGET:-}"
 tools="${MUTANTS_TOOLS:-0}"
 list_only=0
 
-usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --seed) seed="$2"; shift 2 ;;
@@ -96,9 +97,13 @@ run_tools() {
     mapfile -t files < <(cut -d: -f1 "$out/part.txt" | sort -u)
     cargo mutants --no-config --list --json --diff --package reference-server \
         $(printf -- '--file %s ' "${files[@]}") >"$out/diffs.json"
-    echo "mutants: cargo test ${tools_args[*]} for each mutant; timeouts: build ${build_timeout}s, tests ${timeout}s; output in $out/mutants.out"
+    # cargo-nextest, when installed, runs the same tests but stops at the first failure (and
+    # spreads them better over the cores): a caught mutant then costs its build and one failure.
+    local runner=test
+    command -v cargo-nextest >/dev/null && runner=nextest
+    echo "mutants: cargo $runner ${tools_args[*]} for each mutant; timeouts: build ${build_timeout}s, tests ${timeout}s; output in $out/mutants.out"
     started=$(date +%s)
-    python3 scripts/mutants/sample.py run "$out" "$timeout" "$build_timeout" "${tools_args[@]}" || return 2
+    python3 scripts/mutants/sample.py run "$out" "$timeout" "$build_timeout" "$runner" "${tools_args[@]}" || return 2
     elapsed=$(( $(date +%s) - started ))
     python3 scripts/mutants/sample.py summary "$out"
     echo "mutants: $(( last - first + 1 )) mutants in ${elapsed}s (the baseline's build included)"

@@ -25,10 +25,11 @@
         mutant a line as `cargo mutants --list` names it, without its line and column
         (`reference-server/src/http.rs: replace header_spelling -> String with "xyzzy".into()`),
         then ` | ` and the test that shows it is equivalent; a line that starts with `#` is a comment.
-    sample.py run OUT_DIR TEST_TIMEOUT BUILD_TIMEOUT [CARGO_TEST_ARGS...]
+    sample.py run OUT_DIR TEST_TIMEOUT BUILD_TIMEOUT test|nextest [CARGO_TEST_ARGS...]
         Tests each mutant of OUT_DIR/part.txt in a copy of the tree (OUT_DIR/tree): applies its
         diff from OUT_DIR/diffs.json, `cargo test --no-run ARGS` (fails: unviable), then `cargo
-        test ARGS` (fails: caught; passes: missed; over TEST_TIMEOUT seconds: timeout), and
+        test ARGS` or `cargo nextest run ARGS` (fails: caught; passes: missed; over
+        TEST_TIMEOUT seconds: timeout), after a baseline of the unmutated copy, and
         writes the outcomes as cargo-mutants does, in OUT_DIR/mutants.out (used by --tools).
     sample.py summary OUT_DIR
         Counts the outcomes of the mutants of OUT_DIR/part.txt in OUT_DIR/mutants.out and prints
@@ -252,11 +253,12 @@ def copy_tree(root, scratch):
                     if os.path.samefile(folder, root) else [n for n in names if n == ".git"], symlinks=True)
 
 
-def run_part(out_dir, test_limit, build_limit, cargo_args):
+def run_part(out_dir, test_limit, build_limit, runner, cargo_args):
     """Tests each mutant of OUT_DIR/part.txt: applies its diff (from OUT_DIR/diffs.json, `cargo
     mutants --list --json --diff`) to a copy of the tree, builds the tests (`cargo test --no-run
     ARGS`, failing: unviable), runs them (`cargo test ARGS`: failing caught, passing missed, over
-    the limit timeout) and puts the file back. Outcomes go to OUT_DIR/mutants.out/KIND.txt as
+    the limit timeout; with `nextest` as RUNNER, `cargo nextest run ARGS`, which stops at the
+    first failing test) and puts the file back. Outcomes go to OUT_DIR/mutants.out/KIND.txt as
     cargo-mutants writes them, logs to OUT_DIR/mutants.out/log/. (cargo-mutants 27 cannot run a
     sample alone: it adds every struct-field mutant of a selected file, over 400 for demo.rs.)"""
     part = lines(os.path.join(out_dir, "part.txt"))
@@ -274,7 +276,8 @@ def run_part(out_dir, test_limit, build_limit, cargo_args):
     # The baseline, in the copy (whose build the mutants then reuse): the tests must pass.
     started = time.time()
     log = os.path.join(base, "log", "baseline.log")
-    if run_command(["cargo", "test"] + cargo_args, scratch, build_limit + test_limit, log) != "ok":
+    test = ["cargo", "nextest", "run", "--no-tests=fail"] if runner == "nextest" else ["cargo", "test"]
+    if run_command(test + cargo_args, scratch, build_limit + test_limit, log) != "ok":
         sys.exit("sample.py: the tests fail (or time out) on the unmutated tree: see %s" % log)
     print("mutants: baseline passed in %ds (build included)" % (time.time() - started), flush=True)
     for number, name in enumerate(part, 1):
@@ -293,7 +296,7 @@ def run_part(out_dir, test_limit, build_limit, cargo_args):
         try:
             built = run_command(["cargo", "test", "--no-run"] + cargo_args, scratch, build_limit, log)
             if built == "ok":
-                tested = run_command(["cargo", "test"] + cargo_args, scratch, test_limit, log)
+                tested = run_command(test + cargo_args, scratch, test_limit, log)
                 outcome = {"ok": "missed", "failed": "caught", "timeout": "timeout"}[tested]
             else:
                 outcome = "unviable" if built == "failed" else "timeout"
@@ -353,8 +356,8 @@ def main(argv):
         sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7], within, tools=argv[1] == "tools")
     elif len(argv) == 4 and argv[1] == "gate":
         return gate(argv[2], argv[3])
-    elif len(argv) >= 5 and argv[1] == "run":
-        run_part(argv[2], int(argv[3]), int(argv[4]), argv[5:])
+    elif len(argv) >= 6 and argv[1] == "run" and argv[5] in ("test", "nextest"):
+        run_part(argv[2], int(argv[3]), int(argv[4]), argv[5], argv[6:])
     elif len(argv) == 3 and argv[1] == "summary":
         summary(argv[2])
     else:
