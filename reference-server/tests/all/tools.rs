@@ -222,6 +222,21 @@ async fn the_seeded_calendar_is_what_it_was() {
     assert_golden("seeded-calendar.txt", &fingerprint(&srv).await);
 }
 
+/// A larger seeded calendar, where even the draws of one in a thousand occur (the few events
+/// whose shape sits on a boundary of the generator's choices): only the count of each kind of
+/// item and one hash of them all, in `seeded-calendar-2500.txt`.
+#[tokio::test]
+async fn the_large_seeded_calendar_is_what_it_was() {
+    let srv = start_with(Config { seed_events: 2500, ..config() }).await;
+    let fingerprint = fingerprint(&srv).await;
+    let mut counts = std::collections::BTreeMap::new();
+    for line in fingerprint.lines() {
+        *counts.entry(line.split(' ').next().unwrap_or("")).or_insert(0) += 1;
+    }
+    let summary = format!("{counts:?}\nhash of every line: {}\n", fnv(&fingerprint));
+    assert_golden("seeded-calendar-2500.txt", &summary);
+}
+
 // ----- The request log line -----
 
 thread_local! {
