@@ -195,6 +195,34 @@ async fn every_problem_is_reported_at_once_with_its_path() {
     assert_eq!(stderr.lines().filter(|line| line.starts_with(&file)).count(), expected.len(), "{stderr}");
 }
 
+/// Refusals of the interface's own checks, in the words the journal gives them: one line per
+/// argument for a refused argument, else the refusal as a whole (the fixture's writes are an
+/// administrator's, so no permission refusal comes up).
+const REFUSED: &str = r#"{
+  "categories": [{"ref": "a", "name": "Jazz"}, {"ref": "b", "name": "Jazz"}],
+  "events": [
+    {"ref": "c", "title": "C", "start_date": "+1d 10:00", "end_date": "+1d 11:00", "all_day": "often", "featured": 2}
+  ]
+}"#;
+
+#[tokio::test]
+async fn problems_are_told_in_the_journal_s_words() {
+    let file = temp_file("refused.json", REFUSED);
+    let path = file.path();
+    let error = serve(Config { fixtures: Some(path.clone()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines;
+    let prefix = format!("{}: ", path.display());
+    let lines: Vec<&str> = lines.iter().map(|line| line.strip_prefix(&prefix).unwrap_or(line)).collect();
+    assert_eq!(
+        lines,
+        [
+            "categories[1]: A term with the name provided already exists with this parent. (term_exists)",
+            "events[0].all_day: not of type boolean (rest_invalid_param)",
+            "events[0].featured: not of type boolean (rest_invalid_param)",
+        ]
+    );
+}
+
 #[tokio::test]
 async fn reset_returns_to_the_fixture_after_writes() {
     let srv = with_fixture(EXAMPLE.into(), NOW).await;
