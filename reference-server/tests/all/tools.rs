@@ -339,6 +339,7 @@ async fn the_proxy_s_log_line() {
     proxy.get("/events").await.expect(200);
     proxy.get("/events?star_date=2030-01-01&password=hunter2").await.expect(200);
     proxy.get("/event").await;
+    proxy.req(Method::GET, "/venues").user("editor").send().await.expect(200);
     assert_eq!(
         captured.lines(),
         [
@@ -349,6 +350,13 @@ async fn the_proxy_s_log_line() {
             "GET /wp-json/calendar/events/v1/events?star_date=2030-01-01&password=[redacted] 200 <time> [proxy: 2 finding(s): unknown parameter \"star_date\": GET /events takes no such parameter (a site ignores it)]",
             "GET /wp-json/calendar/events/v1/event 404 <time>",
             "GET /wp-json/calendar/events/v1/event 404 <time> [proxy: 1 finding(s): no route GET /event]",
+            "GET /wp-json/calendar/events/v1/venues 200 <time>",
+            "GET /wp-json/calendar/events/v1/venues 200 <time> [proxy]",
         ]
     );
+    // The journal names the user whose credentials went through, and no user for the others.
+    let journal = proxy.site_req(Method::GET, "/__admin/requests").send().await.expect(200).clone();
+    let users: Vec<&Value> =
+        journal["requests"].as_array().expect("entries").iter().map(|entry| &entry["user"]).collect();
+    assert_eq!(users, [&Value::Null, &Value::Null, &Value::Null, &json!("editor")], "{journal}");
 }
