@@ -418,6 +418,31 @@ async fn header_values_are_texts_of_1_to_4096_visible_characters() {
     srv.server.shutdown().await;
 }
 
+/// A stub's `request.query` and `response.headers` are mappings of at most 50 entries.
+#[tokio::test]
+async fn queries_and_headers_hold_at_most_50_entries() {
+    let srv = admin_srv().await;
+    let mapping =
+        |count: usize| -> Value { Value::Object((0..count).map(|n| (format!("x-entry-{n}"), json!("v"))).collect()) };
+    for count in [50, 51] {
+        let query = json!({"request": {"path": "/tags", "query": mapping(count)}, "response": {"body": {"a": 1}}});
+        let headers = json!({"request": {"path": "/tags"}, "response": {"headers": mapping(count), "body": {"a": 1}}});
+        for (stub, message) in [
+            (query, "must be a mapping of at most 50 parameters (null: must be absent)"),
+            (headers, "must be a mapping of at most 50 headers"),
+        ] {
+            let resp = add(&srv, stub).await;
+            if count == 50 {
+                resp.expect(201);
+            } else {
+                assert!(resp.text.contains(message), "{count}: {}", resp.text);
+                resp.expect_error(400, "admin_invalid_stub");
+            }
+        }
+    }
+    srv.server.shutdown().await;
+}
+
 /// R10: a stub may not answer 205 (no content, like 204 and 304), nor set a content encoding
 /// or a hop-by-hop header; a header that merely starts like one (`Tea`) is its own.
 #[tokio::test]
