@@ -7,6 +7,7 @@
 #   scripts/mutants.sh                    # the whole sample (300 mutants; 30-60 minutes on 2 cores)
 #   scripts/mutants.sh --only 1-25        # positions 1 to 25 of the sample (the pilot)
 #   scripts/mutants.sh --list             # print the sample and stop
+#   scripts/mutants.sh --tools --size 60  # the developer tools' sample, tested by the server's own tests
 #
 # Options (and environment variables):
 #   --seed S       (MUTANTS_SEED, default 13)       the sample's seed
@@ -18,6 +19,13 @@
 #   --out DIR      (MUTANTS_OUT, default target/mutants)   the sample, mutants.out, the build
 #   --within P     (MUTANTS_WITHIN, default all)    draw only from the server's files under P
 #                  (a path under reference-server/src, e.g. `text`): one part's score
+#   --tools        (MUTANTS_TOOLS=1)                draw from the files the default sample leaves
+#                  out (the developer tools: demo, seed, journal, faults, proxy, state, admin,
+#                  fixtures, stubs, pages...; see TOOLS_LEFT_OUT in scripts/mutants/sample.py) and
+#                  test each mutant with the server's own tests, `cargo test -p reference-server`
+#                  (unit and integration tests, no doc tests; under cargo-nextest when it is
+#                  installed, which stops at the first failure), instead of the suite. Its
+#                  default output folder is target/mutants-tools; --jobs does not apply.
 #
 # It needs cargo-mutants (`cargo install cargo-mutants --locked`) and python3. cargo-mutants
 # copies the source tree (without target/) to a scratch folder and builds there, into its own
@@ -36,9 +44,10 @@ jobs="${MUTANTS_JOBS:-1}"
 out="${MUTANTS_OUT:-target/mutants}"
 within="${MUTANTS_WITHIN:-}"
 target_dir="${MUTANTS_TARGET:-}"
+tools="${MUTANTS_TOOLS:-0}"
 list_only=0
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --seed) seed="$2"; shift 2 ;;
@@ -50,6 +59,7 @@ while [[ $# -gt 0 ]]; do
         --out) out="$2"; shift 2 ;;
         --within) within="$2"; shift 2 ;;
         --list) list_only=1; shift ;;
+        --tools) tools=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "mutants: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -76,15 +86,47 @@ command -v python3 >/dev/null || { echo "mutants: python3 is missing" >&2; exit 
 # hangs a few requests (or spins a CPU on each) is caught rather than timed out.
 suite_args=(--timeout 10 --fail-fast)
 
+# --tools: the server's own tests (the library's unit tests, the integration tests of tests/all and
+# the binary's; `--lib --bins --tests` leaves out the doc tests and the benchmarks). cargo-mutants
+# 27 cannot run the sample alone (it adds every struct-field mutant of a selected file, over 400
+# of demo.rs), so `sample.py run` applies each mutant's diff to a copy of the tree, builds and
+# tests it, one at a time (--jobs does not apply), after a baseline in the same copy.
+tools_args=(-p reference-server --lib --bins --tests)
+run_tools() {
+    local files=() started elapsed
+    mapfile -t files < <(cut -d: -f1 "$out/part.txt" | sort -u)
+    cargo mutants --no-config --list --json --diff --package reference-server \
+        $(printf -- '--file %s ' "${files[@]}") >"$out/diffs.json"
+    # cargo-nextest, when installed, runs the same tests but stops at the first failure (and
+    # spreads them better over the cores): a caught mutant then costs its build and one failure.
+    local runner=test
+    command -v cargo-nextest >/dev/null && runner=nextest
+    echo "mutants: cargo $runner ${tools_args[*]} for each mutant; timeouts: build ${build_timeout}s, tests ${timeout}s; output in $out/mutants.out"
+    started=$(date +%s)
+    python3 scripts/mutants/sample.py run "$out" "$timeout" "$build_timeout" "$runner" "${tools_args[@]}" || return 2
+    elapsed=$(( $(date +%s) - started ))
+    python3 scripts/mutants/sample.py summary "$out"
+    echo "mutants: $(( last - first + 1 )) mutants in ${elapsed}s (the baseline's build included)"
+}
+
+if [[ "$tools" == 1 && -z "${MUTANTS_OUT:-}" && "$out" == target/mutants ]]; then
+    out=target/mutants-tools
+fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 export CARGO_TARGET_DIR="${target_dir:-$out/target}"
 # Every mutant cargo-mutants would make in the server; the sample is drawn from them.
 cargo mutants --no-config --list --json --package reference-server >"$out/all.json"
-python3 scripts/mutants/sample.py sample "$out/all.json" "$seed" "$size" "$first" "$last" "$out" ${within:+"$within"}
+population=sample
+[[ "$tools" == 1 ]] && population=tools
+python3 scripts/mutants/sample.py "$population" "$out/all.json" "$seed" "$size" "$first" "$last" "$out" ${within:+"$within"}
 if (( list_only )); then
     cat "$out/part.txt"
     exit 0
+fi
+if [[ "$tools" == 1 ]]; then
+    run_tools
+    exit $?
 fi
 # What cargo-mutants will run: the part, and the struct-field mutants of its files, which its
 # name filter does not apply to (counted apart).

@@ -110,8 +110,10 @@ struct Rewrite {
 }
 
 /// The TCP stream of one connection, with its timeouts and the envelope for hyper's refusals.
-pub struct GuardedStream {
-    inner: TcpStream,
+/// (Any byte stream will do: the server's tests drive a connection over an in-memory one, with
+/// a paused clock, to pin the timeouts without waiting for them.)
+pub struct GuardedStream<S = TcpStream> {
+    inner: S,
     state: Arc<ConnState>,
     config: Arc<StreamConfig>,
     sleep: Pin<Box<Sleep>>,
@@ -121,8 +123,8 @@ pub struct GuardedStream {
     rewrite: Option<Rewrite>,
 }
 
-impl GuardedStream {
-    pub fn new(inner: TcpStream, state: Arc<ConnState>, config: Arc<StreamConfig>) -> GuardedStream {
+impl<S> GuardedStream<S> {
+    pub fn new(inner: S, state: Arc<ConnState>, config: Arc<StreamConfig>) -> GuardedStream<S> {
         let sleep = Box::pin(tokio::time::sleep(config.idle_timeout));
         let write_sleep = Box::pin(tokio::time::sleep(config.idle_timeout));
         GuardedStream { inner, state, config, sleep, write_blocked: None, write_sleep, rewrite: None }
@@ -138,7 +140,7 @@ impl GuardedStream {
     }
 }
 
-impl AsyncRead for GuardedStream {
+impl<S: AsyncRead + Unpin> AsyncRead for GuardedStream<S> {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
@@ -170,7 +172,7 @@ impl AsyncRead for GuardedStream {
     }
 }
 
-impl GuardedStream {
+impl<S: AsyncWrite + Unpin> GuardedStream<S> {
     /// Writes to the socket; a client that takes nothing for the idle timeout is dropped, so
     /// that an answer nobody reads does not hold its memory.
     fn write_inner(&mut self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
@@ -194,7 +196,7 @@ impl GuardedStream {
     }
 }
 
-impl AsyncWrite for GuardedStream {
+impl<S: AsyncWrite + Unpin> AsyncWrite for GuardedStream<S> {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         if this.rewrite.is_none() {

@@ -11,7 +11,8 @@ use hyper::http::{HeaderMap, HeaderValue, Method as HttpMethod, Request, Respons
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use serde_json::Value;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpListener;
 use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
@@ -98,6 +99,18 @@ impl RunningServer {
     #[doc(hidden)]
     pub fn buffered_body_bytes(&self) -> usize {
         self.shared.budget.in_use()
+    }
+
+    /// Serves one connection over `stream` (an in-memory one, say) as an accepted TCP
+    /// connection is served, timeouts included, but outside the connection limit and the
+    /// graceful shutdown; the task ends with the connection. For tests of the connection's
+    /// timeouts with a paused clock. Not part of the server's interface.
+    #[doc(hidden)]
+    pub fn serve_stream<S>(&self, stream: S) -> JoinHandle<()>
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        spawn_connection(&self.shared, stream, None, false, None)
     }
 
     /// Stops accepting connections, lets requests in flight finish, and waits for the end.
@@ -285,7 +298,7 @@ async fn accept_loop(
                 (slot, reserved) = (normal, false);
             }
         }
-        spawn_connection(&shared, tcp, slot, reserved, &graceful);
+        spawn_connection(&shared, tcp, Some(slot), reserved, Some(&graceful));
     }
     drop(listener);
     graceful.shutdown().await;
@@ -293,15 +306,18 @@ async fn accept_loop(
 
 /// Serves one accepted connection in a task of its own; its slot is freed when it ends. On
 /// the connection kept for the admin API (`reserved`), only the admin API is answered.
-fn spawn_connection(
+fn spawn_connection<S>(
     shared: &Arc<Shared>,
-    tcp: TcpStream,
-    slot: OwnedSemaphorePermit,
+    stream: S,
+    slot: Option<OwnedSemaphorePermit>,
     reserved: bool,
-    graceful: &GracefulShutdown,
-) {
+    graceful: Option<&GracefulShutdown>,
+) -> JoinHandle<()>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let state = ConnState::new();
-    let io = TokioIo::new(GuardedStream::new(tcp, state.clone(), shared.stream.clone()));
+    let io = TokioIo::new(GuardedStream::new(stream, state.clone(), shared.stream.clone()));
     let handler = shared.clone();
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let busy = state.begin();
@@ -324,11 +340,19 @@ fn spawn_connection(
         .header_read_timeout(None)
         .max_header_size(MAX_HEAD_BYTES)
         .serve_connection(io, service);
-    let connection = graceful.watch(connection);
-    tokio::spawn(async move {
-        let _ = connection.await;
-        drop(slot);
-    });
+    match graceful {
+        Some(graceful) => {
+            let connection = graceful.watch(connection);
+            tokio::spawn(async move {
+                let _ = connection.await;
+                drop(slot);
+            })
+        }
+        None => tokio::spawn(async move {
+            let _ = connection.await;
+            drop(slot);
+        }),
+    }
 }
 
 /// One request: the site's pages and the admin API, the real site's answer through the checking

@@ -14,12 +14,23 @@
         `reference-server/src/text`), narrows the population to what is in it, to measure one
         part of the server (`scripts/mutants.sh --within`); it must exist and hold some of the
         population, else the script stops.
+    sample.py tools ALL.json SEED SIZE FROM TO OUT_DIR [WITHIN]
+        As `sample`, from the other population: the files EXCLUDED names (the developer tools,
+        the command line, the render cache, the --check-doc checker, the store's durable parts),
+        less TOOLS_LEFT_OUT (the benchmark hooks and the tests' own helpers). Its mutants are
+        tested with the server's own tests (`scripts/mutants.sh --tools`).
     sample.py gate OUT_DIR EQUIVALENT_FILE
         Exit 1 when a mutant of OUT_DIR/part.txt was missed or timed out and EQUIVALENT_FILE
         does not list it (the smoke of scripts/mutants-smoke.sh). EQUIVALENT_FILE lists one
         mutant a line as `cargo mutants --list` names it, without its line and column
         (`reference-server/src/http.rs: replace header_spelling -> String with "xyzzy".into()`),
         then ` | ` and the test that shows it is equivalent; a line that starts with `#` is a comment.
+    sample.py run OUT_DIR TEST_TIMEOUT BUILD_TIMEOUT test|nextest [CARGO_TEST_ARGS...]
+        Tests each mutant of OUT_DIR/part.txt in a copy of the tree (OUT_DIR/tree): applies its
+        diff from OUT_DIR/diffs.json, `cargo test --no-run ARGS` (fails: unviable), then `cargo
+        test ARGS` or `cargo nextest run ARGS` (fails: caught; passes: missed; over
+        TEST_TIMEOUT seconds: timeout), after a baseline of the unmutated copy, and
+        writes the outcomes as cargo-mutants does, in OUT_DIR/mutants.out (used by --tools).
     sample.py summary OUT_DIR
         Counts the outcomes of the mutants of OUT_DIR/part.txt in OUT_DIR/mutants.out and prints
         them with the score. (cargo-mutants 27 applies no name filter to struct-field mutants,
@@ -30,7 +41,11 @@ Standard library only.
 import hashlib
 import json
 import os
+import shutil
+import signal
+import subprocess
 import sys
+import time
 
 # The population: every source file of the server, found in the tree (not listed here, so that a
 # file or folder split in two stays in it), less these, which the suite cannot reach by design.
@@ -76,6 +91,14 @@ EXCLUDED = {
     "reference-server/src/store/builders.rs": "the fresh site's sample media, the demo's and the seed's builders",
 }
 
+# The tools' population (`scripts/mutants.sh --tools`): the files EXCLUDED above, whose promises
+# the server's own tests (cargo test -p reference-server) must pin, less these, which no test of
+# the server runs by design.
+TOOLS_LEFT_OUT = {
+    "reference-server/src/bench.rs": "the hooks of `cargo bench`, which only the benchmarks call",
+    "reference-server/src/dates/test_support.rs": "the date tests' own helpers (#[cfg(test)])",
+}
+
 
 def population_files(root):
     """The .rs files under SOURCE (relative to root, with /), less EXCLUDED; an exclusion that
@@ -91,6 +114,26 @@ def population_files(root):
                 if not any(path == ex or path.startswith(ex + "/") for ex in EXCLUDED):
                     files.add(path)
     return files
+
+
+def tools_files(root):
+    """The .rs files of EXCLUDED (each folder walked), less TOOLS_LEFT_OUT: the population of
+    `sample.py tools`. Every entry of TOOLS_LEFT_OUT must be in EXCLUDED, else the script stops."""
+    stray = [path for path in TOOLS_LEFT_OUT if path not in EXCLUDED]
+    if stray:
+        sys.exit("sample.py: TOOLS_LEFT_OUT names what EXCLUDED does not: %s" % ", ".join(sorted(stray)))
+    everything = set()
+    for folder, _dirs, names in os.walk(os.path.join(root, SOURCE)):
+        for name in names:
+            if name.endswith(".rs"):
+                everything.add(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    population_files(root)  # checks that every exclusion names something
+    return {
+        path
+        for path in everything
+        if any(path == ex or path.startswith(ex + "/") for ex in EXCLUDED)
+        and not any(path == out or path.startswith(out + "/") for out in TOOLS_LEFT_OUT)
+    }
 
 
 def repo_root():
@@ -120,10 +163,10 @@ def within_files(files, within):
     return kept
 
 
-def sample(all_json, seed, size, first, last, out_dir, within=None):
+def sample(all_json, seed, size, first, last, out_dir, within=None, tools=False):
     with open(all_json, encoding="utf-8") as f:
         mutants = json.load(f)
-    files = population_files(repo_root())
+    files = tools_files(repo_root()) if tools else population_files(repo_root())
     if within:
         files = within_files(files, within)
     population = sorted({m["name"] for m in mutants if m["file"] in files})
@@ -146,6 +189,8 @@ def sample(all_json, seed, size, first, last, out_dir, within=None):
         groups[group] = groups.get(group, 0) + 1
     shown = ", ".join("%s %d" % (g, n) for g, n in sorted(groups.items()))
     scope = " (within %s)" % within if within else ""
+    if tools:
+        scope = " of the tools" + scope
     print("mutants: %d in the population%s, sample of %d (seed %s): %s" % (len(population), scope, len(chosen), seed, shown))
     print("mutants: this run takes positions %d-%d of the sample (%d mutants)" % (first, min(last, len(chosen)), len(part)))
 
@@ -183,6 +228,85 @@ def summary(out_dir):
         "mutants: caught %d, missed %d, timeout %d, unviable %d; score %s = caught / (caught + missed + timeout)"
         % (caught, missed, timeout, unviable, score)
     )
+
+
+def run_command(argv, cwd, limit, log):
+    """Runs argv in cwd (its own process group, output appended to log) for at most `limit`
+    seconds: "ok", "failed" or "timeout" (the whole group is then killed)."""
+    with open(log, "a", encoding="utf-8") as out:
+        out.write("$ %s\n" % " ".join(argv))
+        out.flush()
+        child = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            return "ok" if child.wait(timeout=limit) == 0 else "failed"
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+            return "timeout"
+
+
+def copy_tree(root, scratch):
+    """The source tree without target/ and .git, as cargo-mutants copies it."""
+    if os.path.exists(scratch):
+        shutil.rmtree(scratch)
+    shutil.copytree(root, scratch, ignore=lambda folder, names: [n for n in names if n in ("target", ".git")]
+                    if os.path.samefile(folder, root) else [n for n in names if n == ".git"], symlinks=True)
+
+
+def run_part(out_dir, test_limit, build_limit, runner, cargo_args):
+    """Tests each mutant of OUT_DIR/part.txt: applies its diff (from OUT_DIR/diffs.json, `cargo
+    mutants --list --json --diff`) to a copy of the tree, builds the tests (`cargo test --no-run
+    ARGS`, failing: unviable), runs them (`cargo test ARGS`: failing caught, passing missed, over
+    the limit timeout; with `nextest` as RUNNER, `cargo nextest run ARGS`, which stops at the
+    first failing test) and puts the file back. Outcomes go to OUT_DIR/mutants.out/KIND.txt as
+    cargo-mutants writes them, logs to OUT_DIR/mutants.out/log/. (cargo-mutants 27 cannot run a
+    sample alone: it adds every struct-field mutant of a selected file, over 400 for demo.rs.)"""
+    part = lines(os.path.join(out_dir, "part.txt"))
+    with open(os.path.join(out_dir, "diffs.json"), encoding="utf-8") as f:
+        diffs = {m["name"]: m for m in json.load(f)}
+    missing = [name for name in part if name not in diffs]
+    if missing:
+        sys.exit("sample.py: no diff for %s" % ", ".join(missing))
+    base = os.path.join(out_dir, "mutants.out")
+    if os.path.exists(base):
+        shutil.rmtree(base)
+    os.makedirs(os.path.join(base, "log"))
+    scratch = os.path.join(out_dir, "tree")
+    copy_tree(repo_root(), scratch)
+    # The baseline, in the copy (whose build the mutants then reuse): the tests must pass.
+    started = time.time()
+    log = os.path.join(base, "log", "baseline.log")
+    test = ["cargo", "nextest", "run", "--no-tests=fail"] if runner == "nextest" else ["cargo", "test"]
+    if run_command(test + cargo_args, scratch, build_limit + test_limit, log) != "ok":
+        sys.exit("sample.py: the tests fail (or time out) on the unmutated tree: see %s" % log)
+    print("mutants: baseline passed in %ds (build included)" % (time.time() - started), flush=True)
+    for number, name in enumerate(part, 1):
+        started = time.time()
+        mutant = diffs[name]
+        path = os.path.join(scratch, mutant["file"])
+        with open(path, "rb") as f:
+            original = f.read()
+        log = os.path.join(base, "log", "%03d.log" % number)
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("%s\n%s\n" % (name, mutant["diff"]))
+        applied = subprocess.run(["patch", "-p0", "--quiet", "--forward", mutant["file"]], cwd=scratch,
+                                 input=mutant["diff"].encode("utf-8"), capture_output=True)
+        if applied.returncode != 0:
+            sys.exit("sample.py: the diff of %s does not apply: %s" % (name, applied.stdout.decode() + applied.stderr.decode()))
+        try:
+            built = run_command(["cargo", "test", "--no-run"] + cargo_args, scratch, build_limit, log)
+            if built == "ok":
+                tested = run_command(test + cargo_args, scratch, test_limit, log)
+                outcome = {"ok": "missed", "failed": "caught", "timeout": "timeout"}[tested]
+            else:
+                outcome = "unviable" if built == "failed" else "timeout"
+        finally:
+            # Written anew (a fresh mtime), so that cargo rebuilds what the mutant touched.
+            with open(path, "wb") as f:
+                f.write(original)
+        with open(os.path.join(base, outcome + ".txt"), "a", encoding="utf-8") as f:
+            f.write(name + "\n")
+        print("mutants: %d/%d %s in %ds: %s" % (number, len(part), outcome, time.time() - started, name), flush=True)
 
 
 def without_position(name):
@@ -227,10 +351,13 @@ def gate(out_dir, equivalent_file):
 
 
 def main(argv):
-    if len(argv) in (8, 9) and argv[1] == "sample":
-        sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7], argv[8] if len(argv) == 9 else None)
+    if len(argv) in (8, 9) and argv[1] in ("sample", "tools"):
+        within = argv[8] if len(argv) == 9 else None
+        sample(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]), argv[7], within, tools=argv[1] == "tools")
     elif len(argv) == 4 and argv[1] == "gate":
         return gate(argv[2], argv[3])
+    elif len(argv) >= 6 and argv[1] == "run" and argv[5] in ("test", "nextest"):
+        run_part(argv[2], int(argv[3]), int(argv[4]), argv[5], argv[6:])
     elif len(argv) == 3 and argv[1] == "summary":
         summary(argv[2])
     else:

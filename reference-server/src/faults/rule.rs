@@ -191,9 +191,7 @@ impl RuleSpec {
                     (Some(1..), Some(delay)) => return Err(too_long(delay)),
                     _ => return Err("a slow rule needs chunk_bytes (at least 1) and chunk_delay_ms".to_string()),
                 }
-                if self.when == When::Before {
-                    // A slow body is always the answer's.
-                }
+                // A slow body is always the answer's, whatever `when` says.
                 unused("status", self.status.is_some())?;
             }
         }
@@ -325,6 +323,47 @@ mod tests {
         }
         assert!(RuleSpec::from_flag("error,status").is_err());
         assert!(RuleSpec::from_flag("error,status=abc").is_err());
+    }
+
+    /// The documented bounds, at the bound and one past it: a route of 256 characters, a delay
+    /// (fixed, a range's end, a slow chunk's) of 600,000 ms, a code of 100 characters and a
+    /// message of 1000.
+    #[test]
+    fn bounds_hold_at_the_bound_and_refuse_past_it() {
+        let route = |length: usize| format!("/{}", "e".repeat(length - 1));
+        let cases = [
+            (
+                json!({"kind": "error", "status": 503, "route": route(256)}),
+                json!({"kind": "error", "status": 503, "route": route(257)}),
+            ),
+            (json!({"kind": "latency", "ms": MAX_DELAY_MS}), json!({"kind": "latency", "ms": MAX_DELAY_MS + 1})),
+            (
+                json!({"kind": "latency", "ms": [5, MAX_DELAY_MS]}),
+                json!({"kind": "latency", "ms": [5, MAX_DELAY_MS + 1]}),
+            ),
+            (json!({"kind": "latency", "ms": [5, 5]}), json!({"kind": "latency", "ms": [6, 5]})),
+            (
+                json!({"kind": "slow", "chunk_bytes": 1, "chunk_delay_ms": MAX_DELAY_MS}),
+                json!({"kind": "slow", "chunk_bytes": 1, "chunk_delay_ms": MAX_DELAY_MS + 1}),
+            ),
+            (json!({"kind": "error", "status": 400}), json!({"kind": "error", "status": 399})),
+            (json!({"kind": "error", "status": 599}), json!({"kind": "error", "status": 600})),
+            (
+                json!({"kind": "error", "status": 503, "code": "c".repeat(100)}),
+                json!({"kind": "error", "status": 503, "code": "c".repeat(101)}),
+            ),
+            (
+                json!({"kind": "error", "status": 503, "message": "m".repeat(1000)}),
+                json!({"kind": "error", "status": 503, "message": "m".repeat(1001)}),
+            ),
+        ];
+        for (at, past) in cases {
+            assert!(RuleSpec::from_json(at.clone()).is_ok(), "{at}");
+            assert!(RuleSpec::from_json(past.clone()).is_err(), "{past}");
+        }
+        // A slow rule's `when` is accepted either way, and its body is the answer's.
+        let before = json!({"kind": "slow", "chunk_bytes": 1, "chunk_delay_ms": 1, "when": "before"});
+        assert!(RuleSpec::from_json(before).is_ok());
     }
 
     #[test]

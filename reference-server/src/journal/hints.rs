@@ -231,6 +231,72 @@ mod tests {
         assert_eq!(hint("GET", "/favicon.ico").1, None);
     }
 
+    /// Every kind of hint docs/reference-server.md ("Near misses") promises, word for word.
+    #[test]
+    fn every_documented_hint() {
+        let api = "/wp-json/calendar/events/v1";
+        let cases: [(&str, String, Option<&str>); 16] = [
+            // A slip in a segment: a letter too many, too few, changed, or a spelling.
+            ("GET", format!("{api}/eventss"), Some("did you mean /events?")),
+            ("GET", format!("{api}/evnts"), Some("did you mean /events?")),
+            ("GET", format!("{api}/event/12"), Some("did you mean /events/12?")),
+            ("GET", format!("{api}/venue/12"), Some("did you mean /venues/12?")),
+            ("GET", format!("{api}/organisers"), Some("did you mean /organizers?")),
+            ("GET", format!("{api}/event/by-slg/jazz"), Some("did you mean /events/by-slug/jazz?")),
+            // A method the route lacks.
+            ("PATCH", format!("{api}/venues"), Some("/venues takes GET, POST, not PATCH")),
+            ("BREW", format!("{api}/"), Some("BREW is not a method of the interface; / takes GET")),
+            // A slug where an ID goes.
+            (
+                "GET",
+                format!("{api}/venues/blue-note"),
+                Some("/venues/<id> takes a numeric ID; by slug: did you mean /venues/by-slug/blue-note?"),
+            ),
+            (
+                "GET",
+                format!("{api}/tags/jazz"),
+                Some("/tags/<id> takes a numeric ID; to find a term by slug: /tags?slug=jazz"),
+            ),
+            // Something below a route.
+            (
+                "GET",
+                format!("{api}/venues/3/events/4"),
+                Some("did you mean /venues/3? (the interface has no route below it)"),
+            ),
+            // Another namespace, no REST root, or neither.
+            (
+                "GET",
+                "/wp-json/wp/v2/posts".to_string(),
+                Some("this server serves one namespace: /wp-json/calendar/events/v1"),
+            ),
+            (
+                "GET",
+                "/wp-json/tribe/events/v1".to_string(),
+                Some("this server serves the namespace calendar/events/v1: did you mean /wp-json/calendar/events/v1?"),
+            ),
+            (
+                "GET",
+                "/blog/calendar/events/v1/venues/3".to_string(),
+                Some("the API is under the REST root /wp-json: did you mean /wp-json/calendar/events/v1/venues/3?"),
+            ),
+            ("GET", "/events".to_string(), Some("the interface is at /wp-json/calendar/events/v1")),
+            ("GET", "/robots.txt".to_string(), None),
+        ];
+        for (method, path, expected) in cases {
+            assert_eq!(hint(method, &path).1.as_deref(), expected, "{method} {path}");
+        }
+        // The reason names the path inside the namespace, or the whole path outside it.
+        assert_eq!(hint("GET", &format!("{api}/eventss")).0, "no route GET /eventss");
+        assert_eq!(hint("GET", "/events").0, "no route GET /events");
+        // The proxy's hint for a parameter: one edit per four letters, at least one.
+        assert_eq!(distance("start_date", "star_date"), Some(1));
+        assert_eq!(distance("start_date", "strt_dat"), Some(2));
+        assert_eq!(distance("start_date", "sta_da"), None);
+        assert_eq!(distance("page", "pge"), Some(1));
+        assert_eq!(distance("page", "pg"), None);
+        assert_eq!(distance("page", &"p".repeat(65)), None);
+    }
+
     #[test]
     fn nothing_close() {
         assert_eq!(hint("GET", "/wp-json/calendar/events/v1/zzzzzzzz").1, None);

@@ -181,3 +181,29 @@ fn also_user_passwords_given_at_start_are_not_printed() {
     let defaults = run(&[], 6);
     assert_eq!(defaults[1], "user admin:admin-password (administrator)");
 }
+
+/// `--state` with a bare file name: the file in the working directory, created and made
+/// durable there (its directory is synced after the rename that puts it in place).
+#[test]
+fn a_state_file_named_without_a_folder_is_in_the_working_directory() {
+    let unique = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let folder = std::env::temp_dir().join(format!("reference-server-bare-state-{}-{unique}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let mut child = Command::new(BIN)
+        .args(["--listen", "127.0.0.1:0", "--state", "calendar.state"])
+        .current_dir(&folder)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut api = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut api).expect("a start line");
+    child.kill().expect("stop");
+    let mut errors = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut errors).expect("stderr");
+    let _ = child.wait();
+    let made = folder.join("calendar.state").is_file();
+    let _ = std::fs::remove_dir_all(&folder);
+    assert!(api.starts_with("http://127.0.0.1:"), "not started: {api:?} {errors}");
+    assert!(made, "no calendar.state in the working directory");
+}

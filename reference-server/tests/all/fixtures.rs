@@ -195,6 +195,66 @@ async fn every_problem_is_reported_at_once_with_its_path() {
     assert_eq!(stderr.lines().filter(|line| line.starts_with(&file)).count(), expected.len(), "{stderr}");
 }
 
+/// Publication dates relative to the clock: `date` a wall time in the site's zone, `date_utc`
+/// one in UTC (docs/reference-server.md, "Dates").
+#[tokio::test]
+async fn relative_publication_dates_are_read_in_their_zones() {
+    let fixture = r#"{"events": [
+      {"ref": "a", "title": "A", "start_date": "+1d 10:00", "end_date": "+1d 11:00", "date": "-2d 08:00"},
+      {"ref": "b", "title": "B", "start_date": "+1d 10:00", "end_date": "+1d 11:00", "date_utc": "-3d 07:15"}
+    ]}"#;
+    let file = temp_file("publication.json", fixture);
+    let clock: chrono::DateTime<chrono::Utc> = "2026-11-22T10:00:00Z".parse().unwrap();
+    let config = Config {
+        fixtures: Some(file.path()),
+        clock: Some(clock),
+        timezone: "Europe/Paris".into(),
+        ..Config::ephemeral()
+    };
+    let srv = start_with(config).await;
+    let list = srv.get("/events").await.expect(200).clone();
+    let dates: Vec<(&str, &str, &str)> = list["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|event| {
+            (event["title"].as_str().unwrap(), event["date"].as_str().unwrap(), event["date_utc"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        dates,
+        [("A", "2026-11-20 08:00:00", "2026-11-20 07:00:00"), ("B", "2026-11-19 08:15:00", "2026-11-19 07:15:00")]
+    );
+}
+
+/// Refusals of the interface's own checks, in the words the journal gives them: one line per
+/// argument for a refused argument, else the refusal as a whole (the fixture's writes are an
+/// administrator's, so no permission refusal comes up).
+const REFUSED: &str = r#"{
+  "categories": [{"ref": "a", "name": "Jazz"}, {"ref": "b", "name": "Jazz"}],
+  "events": [
+    {"ref": "c", "title": "C", "start_date": "+1d 10:00", "end_date": "+1d 11:00", "all_day": "often", "featured": 2}
+  ]
+}"#;
+
+#[tokio::test]
+async fn problems_are_told_in_the_journal_s_words() {
+    let file = temp_file("refused.json", REFUSED);
+    let path = file.path();
+    let error = serve(Config { fixtures: Some(path.clone()), ..Config::ephemeral() }).await.err().expect("refused");
+    let lines = &error.get_ref().and_then(|inner| inner.downcast_ref::<FixtureErrors>()).expect("fixture errors").lines;
+    let prefix = format!("{}: ", path.display());
+    let lines: Vec<&str> = lines.iter().map(|line| line.strip_prefix(&prefix).unwrap_or(line)).collect();
+    assert_eq!(
+        lines,
+        [
+            "categories[1]: A term with the name provided already exists with this parent. (term_exists)",
+            "events[0].all_day: not of type boolean (rest_invalid_param)",
+            "events[0].featured: not of type boolean (rest_invalid_param)",
+        ]
+    );
+}
+
 #[tokio::test]
 async fn reset_returns_to_the_fixture_after_writes() {
     let srv = with_fixture(EXAMPLE.into(), NOW).await;

@@ -106,6 +106,20 @@ async fn near_misses_get_a_hint() {
     srv.server.shutdown().await;
 }
 
+/// An entry's duration is the request's, to a tenth of a millisecond: a latency fault's 300 ms
+/// wait is in it (a lower bound, which no machine's speed changes).
+#[tokio::test]
+async fn an_entry_s_duration_counts_the_wait() {
+    let rule = reference_server::FaultRule::from_flag("latency,ms=300,route=/venues").expect("a rule");
+    let srv = start_with(reference_server::Config { admin: true, faults: vec![rule], ..config() }).await;
+    let (_, entry) = journaled(&srv, srv.req(Method::GET, "/venues")).await;
+    let duration = entry["duration_ms"].as_f64().expect("a number");
+    assert!(duration >= 300.0, "{entry}");
+    let tenths = duration * 10.0;
+    assert!((tenths - tenths.round()).abs() < 1e-6, "to a tenth of a millisecond: {entry}");
+    srv.server.shutdown().await;
+}
+
 #[tokio::test]
 async fn the_journal_keeps_what_it_should_and_nothing_more() {
     let srv = start_with(reference_server::Config { admin: true, journal_size: 5, ..config() }).await;

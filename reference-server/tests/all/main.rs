@@ -30,5 +30,6 @@ mod state;
 mod stubs;
 mod terms;
 mod timezones;
+mod tools;
 mod transport;
 mod venues_organizers;

@@ -393,6 +393,56 @@ async fn r9_stub_paths_match_the_decoded_path() {
     srv.server.shutdown().await;
 }
 
+/// A stub's header value is a text of 1 to 4096 visible characters (a number is written as
+/// one): empty, not a text, a line break or past the length is refused, each with its path.
+#[tokio::test]
+async fn header_values_are_texts_of_1_to_4096_visible_characters() {
+    let srv = admin_srv().await;
+    for value in [json!(""), json!(true), json!(["a"]), json!("a\nb"), json!("x".repeat(4097))] {
+        let stub = json!({"request": {"path": "/tags"}, "response": {"headers": {"X-Note": value}, "body": {"a": 1}}});
+        let resp = add(&srv, stub).await;
+        assert!(
+            resp.text.contains("must be a header value: a text of 1 to 4096 visible characters"),
+            "{value}: {}",
+            resp.text
+        );
+        assert!(resp.text.contains("response.headers.X-Note"), "{value}: {}", resp.text);
+        resp.expect_error(400, "admin_invalid_stub");
+    }
+    for (value, sent) in [(json!("x".repeat(4096)), "x".repeat(4096)), (json!(7), "7".to_string())] {
+        let stub = json!({"request": {"path": "/tags"}, "response": {"headers": {"X-Note": value}, "body": {"a": 1}}});
+        add(&srv, stub).await.expect(201);
+        assert_eq!(srv.get("/tags").await.header("x-note"), Some(sent.as_str()));
+        srv.site_req(Method::DELETE, "/__admin/stubs").send().await;
+    }
+    srv.server.shutdown().await;
+}
+
+/// A stub's `request.query` and `response.headers` are mappings of at most 50 entries.
+#[tokio::test]
+async fn queries_and_headers_hold_at_most_50_entries() {
+    let srv = admin_srv().await;
+    let mapping =
+        |count: usize| -> Value { Value::Object((0..count).map(|n| (format!("x-entry-{n}"), json!("v"))).collect()) };
+    for count in [50, 51] {
+        let query = json!({"request": {"path": "/tags", "query": mapping(count)}, "response": {"body": {"a": 1}}});
+        let headers = json!({"request": {"path": "/tags"}, "response": {"headers": mapping(count), "body": {"a": 1}}});
+        for (stub, message) in [
+            (query, "must be a mapping of at most 50 parameters (null: must be absent)"),
+            (headers, "must be a mapping of at most 50 headers"),
+        ] {
+            let resp = add(&srv, stub).await;
+            if count == 50 {
+                resp.expect(201);
+            } else {
+                assert!(resp.text.contains(message), "{count}: {}", resp.text);
+                resp.expect_error(400, "admin_invalid_stub");
+            }
+        }
+    }
+    srv.server.shutdown().await;
+}
+
 /// R10: a stub may not answer 205 (no content, like 204 and 304), nor set a content encoding
 /// or a hop-by-hop header; a header that merely starts like one (`Tea`) is its own.
 #[tokio::test]
