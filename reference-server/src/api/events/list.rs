@@ -18,6 +18,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, EVENT_LIST_ARGS};
 use crate::model::{Event, Id};
+use crate::quirks::Quirk;
 use crate::store::timeline::whole_seconds;
 use crate::store::TimeWindow as Window;
 use crate::store::{Data, Flag, Listing, Rec};
@@ -26,21 +27,24 @@ use crate::views::{EventSnapshot, Renderer};
 
 /// The date window of a list (`store::TimeWindow`), from the request.
 impl Window {
-    fn from_args(ctx: &Ctx, args: &Args) -> Window {
+    /// `dates`: whether `start_date` and `end_date` are read (with `include` on a site with the
+    /// `include-date-window` quirk they are not, and the default window applies).
+    fn from_args(ctx: &Ctx, args: &Args, dates: bool) -> Window {
         let zone = &ctx.app.site_zone;
         let strict = args.get("strict_dates").is_some_and(is_truthy);
         let parse = |name: &str| args.get(name).and_then(|value| parse_in(ctx, &value_text(value), zone));
+        let date = |name: &str| parse(name).filter(|_| dates);
         let to_utc = |local: chrono::NaiveDateTime| zone.local_to_utc(local);
         let day_end = |local: chrono::NaiveDateTime| if strict { local } else { end_of_day(local) };
         let relative =
             ["starts_before", "starts_after", "ends_before", "ends_after"].iter().any(|name| args.given(name));
         let today = start_of_day(ctx.local_now());
-        let start = match parse("start_date") {
+        let start = match date("start_date") {
             Some(local) => Some(if strict { local } else { start_of_day(local) }),
             None if !relative => Some(today),
             None => None,
         };
-        let end = match parse("end_date") {
+        let end = match date("end_date") {
             Some(local) => Some(day_end(local)),
             None if !relative => Some(end_of_day(add_years(today, 2))),
             None => None,
@@ -75,10 +79,15 @@ pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let include: Option<Vec<Id>> =
         args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
     let selected = Selected { ctx, data: &data, filter: &filter, statuses: &statuses, page: &page };
-    // `include` lists the candidates and sets no date window.
+    // `include` lists the candidates and sets no date window (the plugin: the default one).
+    let quirks = ctx.app.config.quirks;
+    let by_publication = quirks.on(Quirk::IncludeByPublication);
     let (ids, total) = match include {
-        Some(ids) => selected.of_candidates(ids, None),
-        None => selected.in_window(&Window::from_args(ctx, &args)),
+        Some(ids) if quirks.on(Quirk::IncludeDateWindow) => {
+            selected.of_candidates(ids, Some(&Window::from_args(ctx, &args, false)), by_publication)
+        }
+        Some(ids) => selected.of_candidates(ids, None, by_publication),
+        None => selected.in_window(&Window::from_args(ctx, &args, true)),
     };
     let matched: Vec<&Arc<Rec<Event>>> = ids.iter().filter_map(|id| data.events.get(id)).collect();
     let total_pages = page.total_pages(total);
@@ -168,7 +177,7 @@ impl Selected<'_> {
             return (found, false);
         }
         let found = match self.filter.linked_candidates(self.data) {
-            Some(ids) => self.of_candidates(ids, Some(window)),
+            Some(ids) => self.of_candidates(ids, Some(window), false),
             None => self.walk(window),
         };
         (found, false)
@@ -226,7 +235,8 @@ impl Selected<'_> {
     }
 
     /// The candidates that pass, in list order: only those up to the page are sorted.
-    fn of_candidates(&self, mut ids: Vec<Id>, window: Option<&Window>) -> (Vec<Id>, usize) {
+    /// `by_publication`: ordered by publication date, not by start (`include` on the plugin).
+    fn of_candidates(&self, mut ids: Vec<Id>, window: Option<&Window>, by_publication: bool) -> (Vec<Id>, usize) {
         let (ctx, data, statuses) = (self.ctx, self.data, self.statuses);
         let admits = |event: &Event| {
             event.post.lang == ctx.lang
@@ -241,7 +251,7 @@ impl Selected<'_> {
             .iter()
             .filter_map(|id| data.events.get(id))
             .filter(|event| admits(event))
-            .map(|event| (event.start, event.post.id))
+            .map(|event| (if by_publication { event.post.date } else { event.start }, event.post.id))
             .collect();
         let end = self.page.offset().saturating_add(self.page.per_page).min(passing.len());
         if end > 0 {

@@ -1,10 +1,13 @@
 //! Planning event writes: create, update, trash.
 
 use super::{parse_in, Planner};
+use crate::app::Ctx;
 use crate::cost::store_cost;
 use crate::dates::{end_of_day, start_of_day, Zone};
-use crate::error::ApiResult;
-use crate::model::{Event, Id, PostKind, Taxonomy};
+use crate::error::{ApiError, ApiResult};
+use crate::interface::errors;
+use crate::model::{Event, Id, PostKind, Status, Taxonomy};
+use crate::quirks::Quirk;
 use crate::store::SlugKind;
 use crate::validate::{value_text, Args};
 
@@ -58,10 +61,13 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
         let name = value_text(name);
         event.zone = if name.is_empty() { ctx.app.site_zone.clone() } else { Zone::parse(&name).unwrap_or(old_zone) };
     }
-    if let Some(start) = args.str("start_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
+    // The plugin's `lone-date-ignored` quirk: one of the two dates alone changes nothing.
+    let lone_date = args.given("start_date") != args.given("end_date");
+    let dates = !(lone_date && ctx.app.config.quirks.on(Quirk::LoneDateIgnored));
+    if let Some(start) = args.str("start_date").filter(|_| dates).and_then(|text| parse_in(ctx, text, &event.zone)) {
         event.start = start;
     }
-    if let Some(end) = args.str("end_date").and_then(|text| parse_in(ctx, text, &event.zone)) {
+    if let Some(end) = args.str("end_date").filter(|_| dates).and_then(|text| parse_in(ctx, text, &event.zone)) {
         event.end = end;
     }
     if let Some(all_day) = args.bool("all_day") {
@@ -94,8 +100,20 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
     }
     plan_links(planner, &mut event, args)?;
     normalise_schedule(&mut event);
+    redate_sticky_draft(ctx, &mut event, planner.data.events[&id].sticky);
     planner.changes().events.push(event);
     Ok(())
+}
+
+/// The plugin's `sticky-draft-redated` quirk: an update that turns an unpublished event's
+/// sticky flag on or off makes a second save of the post, which the CMS dates at its own time
+/// (an unpublished post without a UTC date gets the time of the save).
+fn redate_sticky_draft(ctx: &Ctx, event: &mut Event, was_sticky: bool) {
+    let unpublished = matches!(event.post.status, Status::Draft | Status::Pending);
+    if ctx.app.config.quirks.on(Quirk::StickyDraftRedated) && unpublished && event.sticky != was_sticky {
+        event.post.date = ctx.local_now();
+        event.post.date_utc = None;
+    }
 }
 
 /// The event `id`, moved to the trash; the record as it will be stored.
@@ -126,6 +144,11 @@ fn plan_links(planner: &mut Planner, event: &mut Event, args: &Args) -> ApiResul
     }
     if let Some(value) = args.get("tags") {
         event.tags = planner.terms(value, Taxonomy::Tag)?;
+    }
+    // The plugin's `venue-list-refused` quirk: a venue given as a list of IDs is not taken.
+    let venue_list = matches!(args.get("venue"), Some(serde_json::Value::Array(items)) if !items.is_empty());
+    if venue_list && planner.ctx.app.config.quirks.on(Quirk::VenueListRefused) {
+        return Err(ApiError::of(&errors::COULD_NOT_CREATE_VENUE));
     }
     if let Some(entries) = args.links("venue") {
         event.venue = planner.linked_items(entries, PostKind::Venue)?.into_iter().next();

@@ -1,0 +1,193 @@
+//! The plugin's twin: named quirks, each one way in which a real site running the plugin
+//! answers otherwise than the reference profile, which the server can reproduce on request
+//! (`--quirk NAME`, repeatable; `--like plugin-6.17.2` turns every quirk of that release on).
+//!
+//! A quirk is either a contradiction of the interface document that the plugin makes (its
+//! `source` is a section of the interface, and a must case shows it) or the plugin's side of one
+//! of the reference server's own decisions (its `source` is a `D` section of docs/behaviour.md,
+//! and a may case shows it). The table below is the one list: `--help`, the admin API, the
+//! journal page and docs/behaviour.md read it, and a test checks that every case it names exists.
+
+/// One quirk of the plugin that the server can reproduce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quirk {
+    TagsFirstOnly,
+    IncludeDateWindow,
+    IncludeByPublication,
+    LoneDateIgnored,
+    VenueListRefused,
+    StickyDraftRedated,
+}
+
+/// What a quirk is: its name on the command line, the section it departs from, what it does,
+/// and the case that shows it (a must case for the interface's sections, a may case for a `D`).
+#[derive(Clone, Copy, Debug)]
+pub struct QuirkSpec {
+    pub quirk: Quirk,
+    pub name: &'static str,
+    /// `4.2`, `2.1`… (the interface document) or `D8`… (docs/behaviour.md, part 2).
+    pub source: &'static str,
+    /// One line: what the server does with the quirk on.
+    pub what: &'static str,
+    /// The test name (`file::case`) of the case that passes with the quirk and fails without it
+    /// (or the reverse).
+    pub case: &'static str,
+}
+
+/// Every quirk, in the order `--help` and the documents list them.
+pub const QUIRKS: &[QuirkSpec] = &[
+    QuirkSpec {
+        quirk: Quirk::TagsFirstOnly,
+        name: "tags-first-only",
+        source: "4.2",
+        what: "an events list given tags as an array (tags[]=a&tags[]=b) keeps only the first tag's events",
+        case: "events-list/filters::tags selects by ID or slug, as an array or a comma list",
+    },
+    QuirkSpec {
+        quirk: Quirk::IncludeDateWindow,
+        name: "include-date-window",
+        source: "4.2",
+        what: "an events list with include still applies the default date window",
+        case: "events-list/filters::include returns exactly the listed events whatever their dates",
+    },
+    QuirkSpec {
+        quirk: Quirk::IncludeByPublication,
+        name: "include-by-publication",
+        source: "D8",
+        what: "an events list with include is ordered by publication date, then ID, not by start",
+        case: "events-list/filters::include lists the events in ascending order of start",
+    },
+    QuirkSpec {
+        quirk: Quirk::LoneDateIgnored,
+        name: "lone-date-ignored",
+        source: "4.1",
+        what: "an event update that carries only one of start_date and end_date keeps both dates",
+        case: "events/by-slug::POST, PUT and PATCH on the slug all update the event",
+    },
+    QuirkSpec {
+        quirk: Quirk::VenueListRefused,
+        name: "venue-list-refused",
+        source: "2.1",
+        what: "an event write giving venue as a JSON list of IDs is refused with 400 could-not-create-venue",
+        case: "events/links::venue, organizers, categories and tags given as ID lists are linked",
+    },
+    QuirkSpec {
+        quirk: Quirk::StickyDraftRedated,
+        name: "sticky-draft-redated",
+        source: "4.1",
+        what: "an update that leaves an event a draft or pending and sets sticky dates it at the time of the \
+               update, whatever date it gives, and it reads as never published",
+        case: "events/update::every scalar write field can be changed by an update and reads back",
+    },
+];
+
+/// A release of the plugin the twin can answer as, and the quirks it turns on (all of them).
+pub const LIKES: &[&str] = &["plugin-6.17.2"];
+
+/// The quirks a server reproduces; none by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quirks {
+    bits: u64,
+}
+
+impl Quirks {
+    /// Every quirk of the table.
+    pub fn all() -> Quirks {
+        QUIRKS.iter().fold(Quirks::default(), |quirks, spec| quirks.with(spec.quirk))
+    }
+
+    pub fn with(self, quirk: Quirk) -> Quirks {
+        Quirks { bits: self.bits | 1 << index(quirk) }
+    }
+
+    pub fn on(self, quirk: Quirk) -> bool {
+        self.bits & 1 << index(quirk) != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+
+    /// The specs of the quirks that are on, in table order.
+    pub fn specs(self) -> impl Iterator<Item = &'static QuirkSpec> {
+        QUIRKS.iter().filter(move |spec| self.on(spec.quirk))
+    }
+
+    /// The quirks of a release (`--like`): `plugin-6.17.2`.
+    pub fn like(name: &str) -> Result<Quirks, String> {
+        match LIKES.contains(&name) {
+            true => Ok(Quirks::all()),
+            false => Err(format!("unknown --like {name:?}: the server can answer like {}", LIKES.join(", "))),
+        }
+    }
+
+    /// Adds the quirk of this name (`--quirk`).
+    pub fn add(self, name: &str) -> Result<Quirks, String> {
+        match QUIRKS.iter().find(|spec| spec.name == name.trim()) {
+            Some(spec) => Ok(self.with(spec.quirk)),
+            None => Err(format!("unknown quirk {name:?}: see --help for the list")),
+        }
+    }
+
+    /// The quirks of an optional `--like` and of any `--quirk` names, together.
+    pub fn from_flags(like: Option<&str>, names: &[String]) -> Result<Quirks, String> {
+        let start = match like {
+            Some(like) => Quirks::like(like)?,
+            None => Quirks::default(),
+        };
+        names.iter().try_fold(start, |quirks, name| quirks.add(name))
+    }
+}
+
+/// A quirk's place in the table (its bit).
+fn index(quirk: Quirk) -> usize {
+    QUIRKS.iter().position(|spec| spec.quirk == quirk).expect("every quirk is in the table")
+}
+
+/// The list of quirks for a `--help` text: one line each, name and what it does.
+pub fn help_list() -> String {
+    QUIRKS
+        .iter()
+        .map(|spec| format!("  {:<26} ({}) {}", spec.name, spec.source, spec.what))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_each_switches_one_quirk_alone() {
+        for (i, spec) in QUIRKS.iter().enumerate() {
+            assert!(
+                QUIRKS[..i].iter().all(|other| other.name != spec.name && other.quirk != spec.quirk),
+                "{}",
+                spec.name
+            );
+            let one = Quirks::default().add(spec.name).unwrap();
+            assert!(one.on(spec.quirk));
+            assert_eq!(one.specs().count(), 1, "{}", spec.name);
+        }
+        assert!(Quirks::default().is_empty());
+        assert_eq!(Quirks::like("plugin-6.17.2").unwrap().specs().count(), QUIRKS.len());
+        assert!(Quirks::like("plugin-1.0").unwrap_err().contains("plugin-6.17.2"));
+        assert!(Quirks::default().add("no-such-quirk").unwrap_err().contains("unknown quirk"));
+        let two = Quirks::from_flags(None, &["tags-first-only".into(), "lone-date-ignored".into()]).unwrap();
+        assert_eq!(two.specs().map(|spec| spec.name).collect::<Vec<_>>(), ["tags-first-only", "lone-date-ignored"]);
+    }
+
+    #[test]
+    fn each_quirk_cites_a_section_and_a_case_of_the_suite() {
+        for spec in QUIRKS {
+            let is_decision = spec.source.starts_with('D');
+            let is_section =
+                spec.source.split('.').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+            assert!(is_decision || is_section, "{}: {}", spec.name, spec.source);
+            let (file, name) = spec.case.split_once("::").expect("file::case");
+            let path = format!("{}/../cases/{file}.yaml", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert!(text.contains(&format!("name: {name}\n")), "{}: no case {name:?} in {path}", spec.name);
+        }
+    }
+}
