@@ -17,6 +17,7 @@ pub enum Quirk {
     LoneDateIgnored,
     VenueListRefused,
     StickyDraftRedated,
+    LanguageUnchecked,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -78,6 +79,13 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "an update that leaves an event a draft or pending and sets sticky dates it at the time of the \
                update, whatever date it gives, and it reads as never published",
         case: "events/update::every scalar write field can be changed by an update and reads back",
+    },
+    QuirkSpec {
+        quirk: Quirk::LanguageUnchecked,
+        name: "language-unchecked",
+        source: "D3",
+        what: "the language parameter takes any value, and one that is not a language of the site is ignored",
+        case: "protocol/language::an unknown language is an invalid parameter on every list and description route",
     },
 ];
 

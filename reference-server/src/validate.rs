@@ -245,7 +245,9 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
         }
     }
     let language_param = ctx.app.config.language_param.as_str();
-    if let Some(value) = params.get(language_param).filter(|value| !value.is_null()) {
+    // The plugin's `language-unchecked` quirk: any value is taken, and an unknown one ignored.
+    let checked = !ctx.app.config.quirks.on(crate::quirks::Quirk::LanguageUnchecked);
+    if let Some(value) = params.get(language_param).filter(|value| checked && !value.is_null()) {
         if !value.as_str().is_some_and(|code| LANGUAGES.contains(&code)) {
             invalid.push(InvalidParam::plain(language_param).because("not a language of the site (en, fr, de, es)"));
         }
