@@ -18,6 +18,9 @@ pub enum Quirk {
     VenueListRefused,
     StickyDraftRedated,
     LanguageUnchecked,
+    AnyAuthor,
+    ContributorPrivate,
+    OthersUnpublishedListed,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -86,6 +89,29 @@ pub const QUIRKS: &[QuirkSpec] = &[
         source: "D3",
         what: "the language parameter takes any value, and one that is not a language of the site is ignored",
         case: "protocol/language::an unknown language is an invalid parameter on every list and description route",
+    },
+    QuirkSpec {
+        quirk: Quirk::AnyAuthor,
+        name: "any-author",
+        source: "D14",
+        what:
+            "anyone who may write an item may name any existing user as its author (inline venues and organizers too)",
+        case: "auth/objects::only users who may edit others' items may set another author",
+    },
+    QuirkSpec {
+        quirk: Quirk::ContributorPrivate,
+        name: "contributor-private",
+        source: "D30",
+        what: "a user who may not publish and asks for private gets private, not pending",
+        case: "auth/contributor-rights::a contributor asking for private gets pending",
+    },
+    QuirkSpec {
+        quirk: Quirk::OthersUnpublishedListed,
+        name: "others-unpublished-listed",
+        source: "D12",
+        what: "contributors and authors list others' drafts, pending and scheduled items too, not only their own",
+        case:
+            "auth/visibility::the reference server lists to contributors and authors only their own unpublished events",
     },
 ];
 

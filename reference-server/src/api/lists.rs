@@ -14,6 +14,9 @@ use crate::views::assemble::push_str;
 pub struct StatusFilter {
     pub allowed: Vec<Status>,
     pub own_unpublished_only: bool,
+    /// With `own_unpublished_only`, the plugin's `others-unpublished-listed` quirk: others'
+    /// drafts, pending and future items are listed too (their private ones are not).
+    pub others_unpublished: bool,
     pub user: Id,
 }
 
@@ -40,18 +43,23 @@ impl StatusFilter {
         StatusFilter {
             allowed: distinct,
             own_unpublished_only: !user.is_some_and(|user| user.can_edit_others()),
+            others_unpublished: ctx.app.config.quirks.on(crate::quirks::Quirk::OthersUnpublishedListed),
             user: ctx.user_id(),
         }
     }
 
     /// True when what the user sees does not depend on who wrote it.
     pub fn author_blind(&self) -> bool {
-        !self.own_unpublished_only || self.allowed.iter().all(|status| *status == Status::Publish)
+        !self.own_unpublished_only || self.allowed.iter().all(|status| self.anyones(*status))
     }
 
     pub fn admits(&self, status: Status, author: Id) -> bool {
-        self.allowed.contains(&status)
-            && (status == Status::Publish || !self.own_unpublished_only || author == self.user)
+        self.allowed.contains(&status) && (self.anyones(status) || !self.own_unpublished_only || author == self.user)
+    }
+
+    /// Whether items of this status are listed whoever wrote them.
+    fn anyones(&self, status: Status) -> bool {
+        status == Status::Publish || (self.others_unpublished && status != Status::Private)
     }
 }
 

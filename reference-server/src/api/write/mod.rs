@@ -22,6 +22,7 @@ use crate::dates::{parse_datetime, Zone};
 use crate::error::{ApiError, ApiResult};
 use crate::interface::errors;
 use crate::model::{Id, Image, Lang, Post, Status, Trashed};
+use crate::quirks::Quirk;
 use crate::store::{Changes, Data, SlugKind};
 use crate::text::{sanitize_slug, sanitize_title};
 use crate::validate::{as_int, image_url_extension, Args};
@@ -191,7 +192,8 @@ fn author_of(ctx: &Ctx, args: &Args) -> ApiResult<Id> {
     let own = ctx.user_id();
     match args.int("author") {
         Some(author) if author as Id != own => {
-            if ctx.user.is_some_and(|user| user.can_edit_others()) {
+            // The plugin's `any-author` quirk: anyone who may write the item names any user.
+            if ctx.user.is_some_and(|user| user.can_edit_others()) || ctx.app.config.quirks.on(Quirk::AnyAuthor) {
                 Ok(author as Id)
             } else {
                 Err(ApiError::of(&errors::CANNOT_EDIT_OTHERS).because(crate::reasons::other_author(ctx, author)))
@@ -220,6 +222,8 @@ fn apply_dates_and_status(ctx: &Ctx, post: &mut Post, args: &Args, requested: Op
     let status = match requested {
         None if creating => Some(if can_publish { Status::Publish } else { Status::Draft }),
         None => None,
+        // The plugin's `contributor-private` quirk: `private` is stored as asked.
+        Some(Status::Private) if ctx.app.config.quirks.on(Quirk::ContributorPrivate) => Some(Status::Private),
         Some(Status::Publish | Status::Future | Status::Private) if !can_publish => Some(Status::Pending),
         Some(Status::Publish | Status::Future) => {
             let publication = post.date_utc.unwrap_or_else(|| zone.local_to_utc(post.date));
