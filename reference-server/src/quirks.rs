@@ -21,6 +21,7 @@ pub enum Quirk {
     AnyAuthor,
     ContributorPrivate,
     OthersUnpublishedListed,
+    BySlugGeneralRight,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -112,6 +113,13 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "contributors and authors list others' drafts, pending and scheduled items too, not only their own",
         case:
             "auth/visibility::the reference server lists to contributors and authors only their own unpublished events",
+    },
+    QuirkSpec {
+        quirk: Quirk::BySlugGeneralRight,
+        name: "by-slug-general-right",
+        source: "D13",
+        what: "updates and deletes by slug check only the right to edit that kind of item, not the right on the item",
+        case: "events/by-slug::by-slug writes check the rights on the event itself",
     },
 ];
 
