@@ -22,6 +22,7 @@ pub enum Quirk {
     ContributorPrivate,
     OthersUnpublishedListed,
     BySlugGeneralRight,
+    UpdateResets,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -120,6 +121,15 @@ pub const QUIRKS: &[QuirkSpec] = &[
         source: "D13",
         what: "updates and deletes by slug check only the right to edit that kind of item, not the right on the item",
         case: "events/by-slug::by-slug writes check the rights on the event itself",
+    },
+    QuirkSpec {
+        quirk: Quirk::UpdateResets,
+        name: "update-resets",
+        source: "D16",
+        what: "an update publishes (or, from those who may not publish, drafts) an item without status, trash \
+               included; an event update resets the flags, all_day, website, cost and zone it leaves out \
+               and unlinks the organizers; a venue update resets the map flags and derives stateprovince again",
+        case: "events/update::an update that carries one field keeps every other field",
     },
 ];
 

@@ -56,6 +56,10 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
     let ctx = planner.ctx;
     let mut event = Event::clone(&planner.data.events[&id]);
     planner.update_post(&mut event.post, args, "title", SlugKind::Event)?;
+    let resets = ctx.app.config.quirks.on(Quirk::UpdateResets);
+    if resets {
+        reset_left_out(ctx, &mut event, args);
+    }
     let old_zone = event.zone.clone();
     if let Some(name) = args.get("timezone") {
         let name = value_text(name);
@@ -100,9 +104,44 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
     }
     plan_links(planner, &mut event, args)?;
     normalise_schedule(&mut event);
+    if resets && !["start_date", "end_date", "all_day", "timezone"].iter().any(|key| args.given(key)) {
+        // The plugin stores no schedule then: the UTC times stay what they were, whatever the zone.
+        let before = &planner.data.events[&id];
+        (event.start_utc, event.end_utc) = (before.start_utc, before.end_utc);
+    }
     redate_sticky_draft(ctx, &mut event, planner.data.events[&id].sticky);
     planner.changes().events.push(event);
     Ok(())
+}
+
+/// The plugin's `update-resets` quirk: what an event update leaves out goes back to its default
+/// (the flags, `all_day`, `website`, `cost`, the zone, which becomes the site's) and the
+/// organizers it leaves out are unlinked; the venue, terms and texts stay.
+fn reset_left_out(ctx: &Ctx, event: &mut Event, args: &Args) {
+    for (key, flag) in [
+        ("show_map", &mut event.show_map),
+        ("show_map_link", &mut event.show_map_link),
+        ("hide_from_listings", &mut event.hide_from_listings),
+        ("sticky", &mut event.sticky),
+        ("featured", &mut event.featured),
+        ("all_day", &mut event.all_day),
+    ] {
+        if !args.given(key) {
+            *flag = false;
+        }
+    }
+    if !args.given("website") {
+        event.website = None;
+    }
+    if !args.given("cost") {
+        event.cost = Default::default();
+    }
+    if !args.given("timezone") {
+        event.zone = ctx.app.site_zone.clone();
+    }
+    if !args.given("organizer") {
+        event.organizers.clear();
+    }
 }
 
 /// The plugin's `sticky-draft-redated` quirk: an update that turns an unpublished event's

@@ -6,6 +6,7 @@ use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::interface::{errors, ErrorKind};
 use crate::model::{Id, Organizer, Post, PostKind, Status, Venue};
+use crate::quirks::Quirk;
 use crate::store::{Changes, Data, SlugKind};
 use crate::validate::{as_int, as_number, is_truthy, value_text, Args};
 
@@ -82,6 +83,9 @@ pub fn plan_update(planner: &mut Planner, args: &Args, kind: PostKind, id: Id) -
             let mut venue =
                 data.venues.get(&id).map(|v| Venue::clone(v)).ok_or_else(|| ApiError::invalid_param("id"))?;
             planner.update_post(&mut venue.post, args, name_key(kind), slug_kind(kind))?;
+            if planner.ctx.app.config.quirks.on(Quirk::UpdateResets) {
+                reset_venue(&mut venue, args);
+            }
             apply_venue_fields(planner.ctx, &mut venue, args);
             planner.changes().venues.push(venue);
         }
@@ -133,6 +137,24 @@ fn apply_venue_fields(ctx: &Ctx, venue: &mut Venue, args: &Args) {
         {
             venue.geo = Some((lat, lng));
         }
+    }
+}
+
+/// The plugin's `update-resets` quirk on a venue: the map flags an update leaves out go back to
+/// their default, and a `stateprovince` it leaves out is derived again from the address it gives.
+fn reset_venue(venue: &mut Venue, args: &Args) {
+    if !args.given("show_map") {
+        venue.show_map = None;
+    }
+    if !args.given("show_map_link") {
+        venue.show_map_link = None;
+    }
+    let address = ["state", "province", "country"].iter().any(|key| args.given(key));
+    if address && !args.given("stateprovince") {
+        let us = matches!(args.str("country").unwrap_or(&venue.country), "" | "US" | "United States");
+        let state = args.str("state").unwrap_or(&venue.state);
+        let province = args.str("province").unwrap_or(&venue.province);
+        venue.stateprovince = if !state.is_empty() && us { state.into() } else { province.into() };
     }
 }
 

@@ -146,7 +146,7 @@ impl<'a> Planner<'a> {
         if let Some(excerpt) = args.get("excerpt") {
             post.excerpt = excerpt.as_str().unwrap_or("").into();
         }
-        let requested = args.str("status").and_then(Status::parse);
+        let requested = args.str("status").and_then(Status::parse).or_else(|| default_status(ctx));
         let before = post.status;
         let was_trashed = before == Status::Trash;
         apply_dates_and_status(ctx, post, args, requested, false);
@@ -185,6 +185,13 @@ impl<'a> Planner<'a> {
         post.trashed = Some(Box::new(Trashed { status: before, slug: post.slug.clone() }));
         post.slug = self.slug(kind, post.lang, &format!("{base}__trashed"), post.id);
     }
+}
+
+/// The plugin's `update-resets` quirk: an update without `status` asks for `publish` from those
+/// who may publish, `draft` from anyone else.
+fn default_status(ctx: &Ctx) -> Option<Status> {
+    let can_publish = ctx.user.is_some_and(|user| user.can_publish());
+    ctx.app.config.quirks.on(Quirk::UpdateResets).then_some(if can_publish { Status::Publish } else { Status::Draft })
 }
 
 /// The author: the current user, or another user for those who may edit others' posts.
