@@ -23,6 +23,13 @@ pub enum Quirk {
     OthersUnpublishedListed,
     BySlugGeneralRight,
     UpdateResets,
+    GeneralRightFirst,
+    BySlugBodySlug,
+    OrganizerDescriptionKept,
+    DraftNoSlug,
+    CmsExposedHeaders,
+    NoUnlinkForms,
+    UnmatchedSearchTotal,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -130,6 +137,57 @@ pub const QUIRKS: &[QuirkSpec] = &[
                included; an event update resets the flags, all_day, website, cost and zone it leaves out \
                and unlinks the organizers; a venue update resets the map flags and derives stateprovince again",
         case: "events/update::an update that carries one field keeps every other field",
+    },
+    QuirkSpec {
+        quirk: Quirk::GeneralRightFirst,
+        name: "general-right-first",
+        source: "D42",
+        what: "an event update or delete of an ID that is not an event checks the right to write events first (401, 403)",
+        case: "events/delete::deleting a venue's ID through the events route is rest-invalid-event-id even for an anonymous reader",
+    },
+    QuirkSpec {
+        quirk: Quirk::BySlugBodySlug,
+        name: "by-slug-body-slug",
+        source: "D19",
+        what: "an event update by slug whose body gives a slug answers 404 rest-event-not-found for ID 0",
+        case: "events/by-slug::a slug in the body of a by-slug update renames the event",
+    },
+    QuirkSpec {
+        quirk: Quirk::OrganizerDescriptionKept,
+        name: "organizer-description-kept",
+        source: "D39",
+        what: "an organizer update that sends description empty keeps the description",
+        case: "organizers/update::the reference server clears an organizer's description sent empty",
+    },
+    QuirkSpec {
+        quirk: Quirk::DraftNoSlug,
+        name: "draft-no-slug",
+        source: "D15",
+        what: "a draft or pending event gets no slug from its title until it is published",
+        case: "events/by-slug::a draft keeps its slug, readable by editors and not anonymously",
+    },
+    QuirkSpec {
+        quirk: Quirk::CmsExposedHeaders,
+        name: "cms-exposed-headers",
+        source: "D23",
+        what: "Access-Control-Expose-Headers names the CMS's headers only, not X-TEC-Total and X-TEC-TotalPages",
+        case: "protocol/transport::the total headers are exposed to browser clients",
+    },
+    QuirkSpec {
+        quirk: Quirk::NoUnlinkForms,
+        name: "no-unlink-forms",
+        source: "D20",
+        what: "venue given as \"\" or 0 keeps the venue, and organizer given as a comma string of IDs is refused \
+               with 400 could-not-create-organizer",
+        case: "events/links::organizers given as a comma-separated string of IDs are linked",
+    },
+    QuirkSpec {
+        quirk: Quirk::UnmatchedSearchTotal,
+        name: "unmatched-search-total",
+        source: "D11",
+        what: "a venue or organizer list whose search matches nothing reports the total (and pages) of the list \
+               without the search",
+        case: "venues/list::a search without matches reports zero totals",
     },
 ];
 

@@ -11,6 +11,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, ErrorKind, Op, Resource, Target, LINKED_LIST_ARGS};
 use crate::model::{Event, Id, Organizer, Post, PostKind, Status, Venue};
+use crate::quirks::Quirk;
 use crate::store::{Data, IdSet, SlugKind};
 use crate::validate::{is_truthy, Args};
 use crate::views::snapshot::{self, Linked};
@@ -179,11 +180,17 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let page = Page::from_args(&args);
     let statuses = StatusFilter::from_args(ctx, &args);
     let filter = LinkedFilter::from_args(&args);
-    let (shown, total) = if filter.is_none() && statuses.author_blind() {
+    let (shown, mut total) = if filter.is_none() && statuses.author_blind() {
         newest_page(ctx, &data, kind, &statuses, &page)
     } else {
         filtered_page(ctx, &data, kind, &statuses, &filter, &page)
     };
+    // The plugin's `unmatched-search-total` quirk: a search that matches nothing reports the
+    // total of the list without it.
+    if total == 0 && !filter.search.is_empty() && ctx.app.config.quirks.on(Quirk::UnmatchedSearchTotal) {
+        let unsearched = LinkedFilter { search: Vec::new(), ..filter };
+        total = filtered_page(ctx, &data, kind, &statuses, &unsearched, &page).1;
+    }
     let total_pages = page.total_pages(total);
     if page.number > 1 && shown.is_empty() {
         return Err(ApiError::of(&kind.page_not_found));

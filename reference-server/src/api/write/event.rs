@@ -186,10 +186,24 @@ fn plan_links(planner: &mut Planner, event: &mut Event, args: &Args) -> ApiResul
     }
     // The plugin's `venue-list-refused` quirk: a venue given as a list of IDs is not taken.
     let venue_list = matches!(args.get("venue"), Some(serde_json::Value::Array(items)) if !items.is_empty());
-    if venue_list && planner.ctx.app.config.quirks.on(Quirk::VenueListRefused) {
+    let quirks = planner.ctx.app.config.quirks;
+    if venue_list && quirks.on(Quirk::VenueListRefused) {
         return Err(ApiError::of(&errors::COULD_NOT_CREATE_VENUE));
     }
-    if let Some(entries) = args.links("venue") {
+    // The plugin's `no-unlink-forms` quirk: `venue` of "" or 0 keeps the venue, and a comma
+    // string of organizer IDs cannot be taken.
+    let blank_venue = match args.get("venue") {
+        Some(serde_json::Value::String(text)) => matches!(text.trim(), "" | "0"),
+        Some(number @ serde_json::Value::Number(_)) => number.as_f64() == Some(0.0),
+        _ => false,
+    };
+    let organizer_commas = args.str("organizer").is_some_and(|text| text.contains(','));
+    if organizer_commas && quirks.on(Quirk::NoUnlinkForms) {
+        return Err(ApiError::of(&errors::COULD_NOT_CREATE_ORGANIZER));
+    }
+    if blank_venue && quirks.on(Quirk::NoUnlinkForms) {
+        // kept as it is
+    } else if let Some(entries) = args.links("venue") {
         event.venue = planner.linked_items(entries, PostKind::Venue)?.into_iter().next();
     }
     if let Some(entries) = args.links("organizer") {

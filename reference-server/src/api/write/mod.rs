@@ -125,6 +125,7 @@ impl<'a> Planner<'a> {
         }
         let wanted = match args.str("slug").filter(|slug| !slug.is_empty()) {
             Some(slug) => sanitize_slug(slug),
+            None if slugless(ctx, kind, post.status) => return Ok(post),
             None => sanitize_title(&post.title),
         };
         post.slug = self.slug(kind, post.lang, &wanted, id);
@@ -140,7 +141,9 @@ impl<'a> Planner<'a> {
         if let Some(title) = args.str(title_key) {
             post.title = crate::text::php_trim(title).into();
         }
-        if let Some(description) = args.get("description") {
+        // The plugin's `organizer-description-kept` quirk: an organizer's description sent empty stays.
+        let kept = kind == SlugKind::Organizer && ctx.app.config.quirks.on(Quirk::OrganizerDescriptionKept);
+        if let Some(description) = args.get("description").filter(|d| !(kept && d.as_str() == Some(""))) {
             post.content = description.as_str().unwrap_or("").into();
         }
         if let Some(excerpt) = args.get("excerpt") {
@@ -162,7 +165,7 @@ impl<'a> Planner<'a> {
         }
         if let Some(slug) = args.str("slug").filter(|slug| !slug.is_empty()) {
             post.slug = self.slug(kind, post.lang, &sanitize_slug(slug), post.id);
-        } else if post.slug.is_empty() && post.status != Status::Trash {
+        } else if post.slug.is_empty() && post.status != Status::Trash && !slugless(ctx, kind, post.status) {
             post.slug = self.slug(kind, post.lang, &sanitize_title(&post.title), post.id);
         }
         post.modified = ctx.local_now();
@@ -185,6 +188,14 @@ impl<'a> Planner<'a> {
         post.trashed = Some(Box::new(Trashed { status: before, slug: post.slug.clone() }));
         post.slug = self.slug(kind, post.lang, &format!("{base}__trashed"), post.id);
     }
+}
+
+/// The plugin's `draft-no-slug` quirk: an event that is a draft or pending gets no slug from its
+/// title (it gets one when it is published).
+fn slugless(ctx: &Ctx, kind: SlugKind, status: Status) -> bool {
+    kind == SlugKind::Event
+        && matches!(status, Status::Draft | Status::Pending)
+        && ctx.app.config.quirks.on(Quirk::DraftNoSlug)
 }
 
 /// The plugin's `update-resets` quirk: an update without `status` asks for `publish` from those
