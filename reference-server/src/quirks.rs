@@ -249,6 +249,11 @@ impl Quirks {
     }
 }
 
+/// The release whose quirks are exactly these, if any (what `--like` turned on).
+pub fn like_of(quirks: Quirks) -> Option<&'static str> {
+    LIKES.iter().copied().find(|like| Quirks::like(like).is_ok_and(|all| all == quirks))
+}
+
 /// A quirk's place in the table (its bit).
 fn index(quirk: Quirk) -> usize {
     QUIRKS.iter().position(|spec| spec.quirk == quirk).expect("every quirk is in the table")
