@@ -30,6 +30,7 @@ pub enum Quirk {
     CmsExposedHeaders,
     NoUnlinkForms,
     UnmatchedSearchTotal,
+    LooseDuplicates,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -188,6 +189,14 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "a venue or organizer list whose search matches nothing reports the total (and pages) of the list \
                without the search",
         case: "venues/list::a search without matches reports zero totals",
+    },
+    QuirkSpec {
+        quirk: Quirk::LooseDuplicates,
+        name: "loose-duplicates",
+        source: "D18",
+        what: "a venue or organizer create (inline data too) is the duplicate of any item of the same name (and \
+               description, when given) whoever may read it, and writes the request's other fields over it",
+        case: "venues/create::a venue differing in one field is created as a new venue",
     },
 ];
 

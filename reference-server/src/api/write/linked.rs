@@ -39,7 +39,12 @@ pub fn could_not_create(kind: PostKind) -> ErrorKind {
 /// Creates a venue or organizer, or returns the existing one the arguments describe exactly
 /// (among those the caller may read).
 pub fn plan_create(planner: &mut Planner, args: &Args, kind: PostKind) -> ApiResult<Id> {
-    if let Some(existing) = duplicate_of(planner.ctx, planner.data, planner.changes_ref(), args, kind) {
+    if planner.ctx.app.config.quirks.on(Quirk::LooseDuplicates) {
+        if let Some(existing) = loose_duplicate_of(planner, args, kind) {
+            overwrite(planner, args, kind, existing);
+            return Ok(existing);
+        }
+    } else if let Some(existing) = duplicate_of(planner.ctx, planner.data, planner.changes_ref(), args, kind) {
         return Ok(existing);
     }
     let id = planner.post_id();
@@ -172,6 +177,57 @@ fn apply_organizer_fields(organizer: &mut Organizer, args: &Args) {
     for (key, field) in organizer.text_fields_mut() {
         if let Some(value) = args.get(key) {
             *field = value_text(value).trim().into();
+        }
+    }
+}
+
+/// The plugin's `loose-duplicates` quirk: an item of the same name (letter case aside), and of
+/// the same description when the request gives one, is the duplicate, whoever may read it and
+/// whatever its status but the trash; the oldest when several match.
+fn loose_duplicate_of(planner: &Planner, args: &Args, kind: PostKind) -> Option<Id> {
+    let (ctx, data) = (planner.ctx, planner.data);
+    let same = |given: &str, have: &str| given.trim().to_lowercase() == have.trim().to_lowercase();
+    let name = args.get(name_key(kind)).map(value_text)?;
+    let description = args.get("description").map(value_text).filter(|text| !text.is_empty());
+    let fits =
+        |post: &Post| post.status != Status::Trash && description.as_ref().is_none_or(|text| same(text, &post.content));
+    let stored = data.titled(kind, ctx.lang, &name).filter(|id| data.post(*id).is_some_and(fits));
+    let pending = planner.changes_ref();
+    let planned: Vec<Id> = match kind {
+        PostKind::Venue => pending
+            .venues
+            .iter()
+            .map(|item| &item.post)
+            .filter(|p| same(&name, &p.title) && fits(p))
+            .map(|p| p.id)
+            .collect(),
+        _ => pending
+            .organizers
+            .iter()
+            .map(|item| &item.post)
+            .filter(|p| same(&name, &p.title) && fits(p))
+            .map(|p| p.id)
+            .collect(),
+    };
+    stored.chain(planned).min()
+}
+
+/// With `loose-duplicates`: the fields of the item's own settings that the request gives are
+/// written over the duplicate found (its name, description and status stay).
+fn overwrite(planner: &mut Planner, args: &Args, kind: PostKind, id: Id) {
+    let data = planner.data;
+    match kind {
+        PostKind::Venue => {
+            if let Some(mut venue) = data.venues.get(&id).map(|v| Venue::clone(v)) {
+                apply_venue_fields(planner.ctx, &mut venue, args);
+                planner.changes().venues.push(venue);
+            }
+        }
+        _ => {
+            if let Some(mut organizer) = data.organizers.get(&id).map(|o| Organizer::clone(o)) {
+                apply_organizer_fields(&mut organizer, args);
+                planner.changes().organizers.push(organizer);
+            }
         }
     }
 }
