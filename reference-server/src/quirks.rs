@@ -31,6 +31,8 @@ pub enum Quirk {
     NoUnlinkForms,
     UnmatchedSearchTotal,
     LooseDuplicates,
+    PluginListLinks,
+    WindowFromYesterday,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -197,6 +199,23 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "a venue or organizer create (inline data too) is the duplicate of any item of the same name (and \
                description, when given) whoever may read it, and writes the request's other fields over it",
         case: "venues/create::a venue differing in one field is created as a new venue",
+    },
+    QuirkSpec {
+        quirk: Quirk::PluginListLinks,
+        name: "plugin-list-links",
+        source: "D10",
+        what: "list links as the plugin writes them: the defaults it applied (page, per_page, the date window, \
+               status), not encoded in rest_url; venue and organizer links without search, term links with the \
+               page only",
+        case: "venues/list::the links between pages keep the request's own parameters",
+    },
+    QuirkSpec {
+        quirk: Quirk::WindowFromYesterday,
+        name: "window-from-yesterday",
+        source: "D7",
+        what: "the default events window starts at the beginning of the site's day that holds 23:59 UTC \
+               yesterday: yesterday, for sites at or west of UTC",
+        case: "events-list/dates::the default window starts today, not yesterday",
     },
 ];
 

@@ -2,7 +2,7 @@
 //! routes, rules and errors differ only in names and fields.
 
 use super::lists::StatusFilter;
-use super::lists::{list_text, page_links, Page};
+use super::lists::{list_text, page_links, plugin_links, plugin_status, Page};
 use super::write::{self, Planner};
 use super::{authorize, slug_key, validated};
 use crate::access::{event_sight, may_read, Reveal, Sight};
@@ -13,7 +13,7 @@ use crate::interface::{errors, ErrorKind, Op, Resource, Target, LINKED_LIST_ARGS
 use crate::model::{Event, Id, Organizer, Post, PostKind, Status, Venue};
 use crate::quirks::Quirk;
 use crate::store::{Data, IdSet, SlugKind};
-use crate::validate::{is_truthy, Args};
+use crate::validate::{is_truthy, value_text, Args};
 use crate::views::snapshot::{self, Linked};
 use crate::views::Renderer;
 
@@ -197,13 +197,32 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     }
     let found: Vec<Item> = shown.iter().map(|id| item(&data, kind, *id)).collect();
     drop(data);
-    let links = page_links(ctx, request, &args, LINKED_LIST_ARGS, kind.collection, &page, total_pages);
+    let links = match ctx.app.config.quirks.on(Quirk::PluginListLinks) {
+        true => plugin_links(ctx, kind.collection, &plugin_pairs(ctx, &args, &page), &page, total_pages),
+        false => page_links(ctx, request, &args, LINKED_LIST_ARGS, kind.collection, &page, total_pages),
+    };
     let renderer = Renderer::new(ctx);
     let body =
         list_text(kind.collection, &found, &links, total, total_pages, |out, item| render(&renderer, out, item, false));
     Ok(Reply::text(200, body)
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
+}
+
+/// A venue or organizer list's link parameters as the plugin writes them: the page, the page
+/// size, `event` and `has_events` when given, and the status (`search` and
+/// `only_with_upcoming` are left out).
+fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page) -> Vec<(String, String)> {
+    let mut pairs =
+        vec![("page".to_string(), page.number.to_string()), ("per_page".to_string(), page.per_page.to_string())];
+    if let Some(event) = args.get("event") {
+        pairs.push(("event".to_string(), value_text(event)));
+    }
+    if let Some(has_events) = args.get("has_events") {
+        pairs.push(("has_events".to_string(), if is_truthy(has_events) { "1" } else { "" }.to_string()));
+    }
+    pairs.push(("status".to_string(), plugin_status(ctx, args)));
+    pairs
 }
 
 /// The filters of a venue or organizer list beyond language and status.

@@ -196,6 +196,48 @@ pub fn page_links(
     }
 }
 
+/// The plugin's `plugin-list-links` quirk: a list's links as the plugin writes them. `rest_url`
+/// is the collection's address and `pairs` as they are, not encoded (spaces stay); the page
+/// links are the same pairs without `page`, encoded this time, and the new `page` last (none
+/// for the link back to page 1).
+pub fn plugin_links(ctx: &Ctx, collection: &str, pairs: &[(String, String)], page: &Page, total_pages: usize) -> Links {
+    let base = format!("{}/{collection}/", ctx.api_base);
+    let raw: Vec<String> = pairs.iter().map(|(name, value)| format!("{name}={value}")).collect();
+    let rest_url = if raw.is_empty() { base.clone() } else { format!("{base}?{}", raw.join("&")) };
+    let encode = |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>().replace('*', "%2A");
+    let kept: Vec<String> = pairs
+        .iter()
+        .filter(|(name, _)| name != "page")
+        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
+        .collect();
+    let with_page = |number: usize| {
+        let mut query = kept.clone();
+        if number > 1 {
+            query.push(format!("page={number}"));
+        }
+        if query.is_empty() {
+            base.clone()
+        } else {
+            format!("{base}?{}", query.join("&"))
+        }
+    };
+    Links {
+        rest_url,
+        next: (page.number < total_pages).then(|| with_page(page.number + 1)),
+        previous: (page.number > 1).then(|| with_page(page.number - 1)),
+    }
+}
+
+/// The `status` a plugin list link names when the request gave none: `any` for those who may
+/// write such items, else `publish`; the request's own list otherwise.
+pub fn plugin_status(ctx: &Ctx, args: &Args) -> String {
+    match args.list("status") {
+        Some(items) => items.iter().map(value_text).collect::<Vec<_>>().join(","),
+        None if ctx.user.is_some_and(|user| user.can_edit_posts()) => "any".to_string(),
+        None => "publish".to_string(),
+    }
+}
+
 fn url_with(base: &str, pairs: &[(String, String)]) -> String {
     if pairs.is_empty() {
         return base.to_string();

@@ -9,7 +9,7 @@ use super::by_sets;
 use super::counted;
 use super::filter::EventFilter;
 use crate::access::{is_protected_for, Reveal};
-use crate::api::lists::{list_text, page_links, Page, StatusFilter};
+use crate::api::lists::{list_text, page_links, plugin_links, Page, StatusFilter};
 use crate::api::validated;
 use crate::api::write::parse_in;
 use crate::app::Ctx;
@@ -41,7 +41,7 @@ impl Window {
         let today = start_of_day(ctx.local_now());
         let start = match date("start_date") {
             Some(local) => Some(if strict { local } else { start_of_day(local) }),
-            None if !relative => Some(today),
+            None if !relative => Some(window_start(ctx, today)),
             None => None,
         };
         let end = match date("end_date") {
@@ -58,6 +58,67 @@ impl Window {
             ends_before: parse("ends_before").map(day_end).map(to_utc),
         }
     }
+}
+
+/// An events list's link parameters as the plugin writes them (`plugin-list-links`): the page,
+/// the page size, the date window it applied (dates as the site's wall time; with `include` or
+/// `strict_dates`, the defaults as they are, yesterday 23:59:00 and two years from now), the
+/// search, the status, `post_parent`, `include`, the relative dates and `ticketed`, then
+/// `venue`, `organizer` and `featured`; the term filters are left out.
+fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page, window: &Window) -> Vec<(String, String)> {
+    let zone = &ctx.app.site_zone;
+    let text = |at: chrono::NaiveDateTime| at.format("%Y-%m-%d %H:%M:%S").to_string();
+    let strict = args.get("strict_dates").is_some_and(is_truthy);
+    let parse = |name: &str| args.get(name).and_then(|value| parse_in(ctx, &value_text(value), zone));
+    let relative = ["starts_before", "starts_after", "ends_before", "ends_after"].iter().any(|name| args.given(name));
+    let raw_defaults = strict || args.given("include");
+    let local = |utc: Option<chrono::NaiveDateTime>| utc.map(|at| text(zone.utc_to_local(at)));
+    let now = ctx.local_now();
+    let start = match parse("start_date") {
+        Some(at) => Some(text(if strict { at } else { start_of_day(at) })),
+        None if relative => None,
+        None if raw_defaults => {
+            Some(text((now.date() - chrono::TimeDelta::days(1)).and_hms_opt(23, 59, 0).unwrap_or(now)))
+        }
+        None => local(window.start_min),
+    };
+    let end = match parse("end_date") {
+        Some(at) => Some(text(if strict { at } else { end_of_day(at) })),
+        None if relative => None,
+        None if raw_defaults => Some(text(add_years(now, 2))),
+        None => local(window.end_max),
+    };
+    let flag = |value: &Value| if is_truthy(value) { "1" } else { "" }.to_string();
+    let list =
+        |value: &Value| crate::validate::list_to_array(value).iter().map(value_text).collect::<Vec<_>>().join(",");
+    let mut pairs =
+        vec![("page".to_string(), page.number.to_string()), ("per_page".to_string(), page.per_page.to_string())];
+    let mut push = |name: &str, value: Option<String>| pairs.extend(value.map(|value| (name.to_string(), value)));
+    push("start_date", start);
+    push("end_date", end);
+    push("search", args.get("search").map(value_text));
+    push("status", Some(crate::api::lists::plugin_status(ctx, args)));
+    push("post_parent", args.get("post_parent").map(value_text));
+    push("include", args.get("include").map(list));
+    for name in ["starts_before", "starts_after", "ends_before", "ends_after"] {
+        push(name, parse(name).map(|at| text(if strict { at } else { end_of_day(at) })));
+    }
+    push("ticketed", args.get("ticketed").map(flag));
+    push("venue", args.get("venue").map(list));
+    push("organizer", args.get("organizer").map(list));
+    push("featured", args.get("featured").map(flag));
+    pairs
+}
+
+/// Where the default window starts: today, or with the plugin's `window-from-yesterday` quirk
+/// the start of the site's day that holds 23:59 UTC yesterday (yesterday at or west of UTC).
+fn window_start(ctx: &Ctx, today: chrono::NaiveDateTime) -> chrono::NaiveDateTime {
+    if !ctx.app.config.quirks.on(Quirk::WindowFromYesterday) {
+        return today;
+    }
+    let yesterday = ctx.now.date() - chrono::TimeDelta::days(1);
+    let late = yesterday.and_hms_opt(23, 59, 0).unwrap_or(ctx.now);
+    start_of_day(ctx.app.site_zone.utc_to_local(late))
 }
 
 fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
@@ -100,7 +161,13 @@ pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         .map(|event| EventSnapshot::take(ctx, &data, event, is_protected_for(ctx, &event.post, reveal), false))
         .collect();
     drop(data);
-    let links = page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages);
+    let links = match quirks.on(Quirk::PluginListLinks) {
+        true => {
+            let window = Window::from_args(ctx, &args, true);
+            plugin_links(ctx, "events", &plugin_pairs(ctx, &args, &page, &window), &page, total_pages)
+        }
+        false => page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages),
+    };
     let renderer = Renderer::new(ctx);
     let body =
         list_text("events", &snapshots, &links, total, total_pages, |out, snapshot| renderer.event(out, snapshot));
