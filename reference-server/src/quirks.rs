@@ -33,6 +33,7 @@ pub enum Quirk {
     LooseDuplicates,
     PluginListLinks,
     WindowFromYesterday,
+    ImageUrlRefused,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -216,6 +217,14 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "the default events window starts at the beginning of the site's day that holds 23:59 UTC \
                yesterday: yesterday, for sites at or west of UTC",
         case: "events-list/dates::the default window starts today, not yesterday",
+    },
+    QuirkSpec {
+        quirk: Quirk::ImageUrlRefused,
+        name: "image-url-refused",
+        source: "D17",
+        what: "an image given as a URL is refused with 400 rest_invalid_param naming image, as a site refuses an \
+               address it cannot download an image from (the twin downloads nothing)",
+        case: "events/create::an image URL becomes an image record that another event can use by ID",
     },
 ];
 
