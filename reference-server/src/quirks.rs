@@ -34,6 +34,7 @@ pub enum Quirk {
     PluginListLinks,
     WindowFromYesterday,
     ImageUrlRefused,
+    NaiveDates,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -225,6 +226,14 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "an image given as a URL is refused with 400 rest_invalid_param naming image, as a site refuses an \
                address it cannot download an image from (the twin downloads nothing)",
         case: "events/create::an image URL becomes an image record that another event can use by ID",
+    },
+    QuirkSpec {
+        quirk: Quirk::NaiveDates,
+        name: "naive-dates",
+        source: "D21",
+        what: "event dates lose the offset written after their time, a Unix timestamp is its UTC wall time in the \
+               event's zone, a zone change alone keeps the UTC times, and an end moved to the start keeps its UTC end",
+        case: "events/dates-and-zones::ISO 8601 dates with an offset or Z are converted into the event's zone",
     },
 ];
 

@@ -20,8 +20,8 @@ pub fn plan_create(planner: &mut Planner, args: &Args) -> ApiResult<Id> {
         Some(name) => Zone::parse(name).unwrap_or_else(|| ctx.app.site_zone.clone()),
         None => ctx.app.site_zone.clone(),
     };
-    let start = args.str("start_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(ctx.now);
-    let end = args.str("end_date").and_then(|text| parse_in(ctx, text, &zone)).unwrap_or(start);
+    let start = args.str("start_date").and_then(|text| event_date(ctx, text, &zone)).unwrap_or(ctx.now);
+    let end = args.str("end_date").and_then(|text| event_date(ctx, text, &zone)).unwrap_or(start);
     let mut event = Event {
         post,
         zone,
@@ -46,7 +46,7 @@ pub fn plan_create(planner: &mut Planner, args: &Args) -> ApiResult<Id> {
     };
     plan_links(planner, &mut event, args)?;
     event.post.password = args.str("password").filter(|p| !p.is_empty()).map(Into::into);
-    normalise_schedule(&mut event);
+    normalise_schedule(ctx, &mut event);
     planner.changes().events.push(event);
     Ok(id)
 }
@@ -68,10 +68,10 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
     // The plugin's `lone-date-ignored` quirk: one of the two dates alone changes nothing.
     let lone_date = args.given("start_date") != args.given("end_date");
     let dates = !(lone_date && ctx.app.config.quirks.on(Quirk::LoneDateIgnored));
-    if let Some(start) = args.str("start_date").filter(|_| dates).and_then(|text| parse_in(ctx, text, &event.zone)) {
+    if let Some(start) = args.str("start_date").filter(|_| dates).and_then(|text| event_date(ctx, text, &event.zone)) {
         event.start = start;
     }
-    if let Some(end) = args.str("end_date").filter(|_| dates).and_then(|text| parse_in(ctx, text, &event.zone)) {
+    if let Some(end) = args.str("end_date").filter(|_| dates).and_then(|text| event_date(ctx, text, &event.zone)) {
         event.end = end;
     }
     if let Some(all_day) = args.bool("all_day") {
@@ -103,8 +103,11 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
         event.post.password = (!password.is_empty()).then(|| password.into());
     }
     plan_links(planner, &mut event, args)?;
-    normalise_schedule(&mut event);
-    if resets && !["start_date", "end_date", "all_day", "timezone"].iter().any(|key| args.given(key)) {
+    normalise_schedule(ctx, &mut event);
+    let naive = ctx.app.config.quirks.on(Quirk::NaiveDates);
+    let schedule = ["start_date", "end_date", "all_day"].iter().any(|key| args.given(key));
+    let zone_only = naive && !schedule;
+    if zone_only || (resets && !schedule && !args.given("timezone")) {
         // The plugin stores no schedule then: the UTC times stay what they were, whatever the zone.
         let before = &planner.data.events[&id];
         (event.start_utc, event.end_utc) = (before.start_utc, before.end_utc);
@@ -163,17 +166,64 @@ pub fn plan_trash(planner: &mut Planner, id: Id) -> Event {
     event
 }
 
-/// All-day bounds, end not before start, and the UTC times from the local ones.
-fn normalise_schedule(event: &mut Event) {
+/// All-day bounds, end not before start, and the UTC times from the local ones (with the
+/// plugin's `naive-dates` quirk, the UTC end of an end moved to the start stays the given end's).
+fn normalise_schedule(ctx: &Ctx, event: &mut Event) {
     if event.all_day {
         event.start = start_of_day(event.start);
         event.end = end_of_day(event.end);
     }
+    let given_end = event.end;
     if event.end < event.start {
         event.end = event.start;
     }
     event.start_utc = event.zone.local_to_utc(event.start);
-    event.end_utc = event.zone.local_to_utc(event.end);
+    let naive = ctx.app.config.quirks.on(Quirk::NaiveDates);
+    event.end_utc = event.zone.local_to_utc(if naive { given_end } else { event.end });
+}
+
+/// An event's `start_date` or `end_date` read in its zone. With the plugin's `naive-dates`
+/// quirk, an offset or zone written after the time is dropped (the wall time is the event's), and
+/// a Unix timestamp gives its UTC wall time, read in the event's zone.
+fn event_date(ctx: &Ctx, text: &str, zone: &Zone) -> Option<chrono::NaiveDateTime> {
+    if !ctx.app.config.quirks.on(Quirk::NaiveDates) {
+        return parse_in(ctx, text, zone);
+    }
+    let text = without_offset(text);
+    let digits = text.trim();
+    if digits.len() >= 9 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return parse_in(ctx, digits, &Zone::Named(chrono_tz::UTC));
+    }
+    parse_in(ctx, text, zone)
+}
+
+/// The text without an offset or zone after its time: `Z`, `+02`, `+0200`, `+02:00`, ` UTC`,
+/// ` GMT`, ` GMT+01:00`. Text without a time (no colon before the sign) is kept whole.
+fn without_offset(text: &str) -> &str {
+    let text = text.trim_end();
+    let has_time = |head: &str| head.contains(':');
+    if let Some(head) = text.strip_suffix(['Z', 'z']) {
+        if head.ends_with(|c: char| c.is_ascii_digit()) && has_time(head) {
+            return head;
+        }
+    }
+    let zone_name = |head: &str| -> Option<usize> {
+        let trimmed = head.trim_end();
+        ["UTC", "GMT"].iter().find_map(|name| trimmed.strip_suffix(name)).map(str::len)
+    };
+    if let Some(end) = zone_name(text).filter(|end| has_time(&text[..*end])) {
+        return text[..end].trim_end();
+    }
+    if let Some(sign) = text.rfind(['+', '-']) {
+        let (head, tail) = (&text[..sign], &text[sign + 1..]);
+        let digits: String = tail.chars().filter(|c| *c != ':').collect();
+        let offset = tail.len() <= 5 && matches!(digits.len(), 2 | 4) && digits.bytes().all(|b| b.is_ascii_digit());
+        if offset && has_time(head) {
+            let end = zone_name(head).unwrap_or(head.trim_end().len());
+            return head[..end].trim_end();
+        }
+    }
+    text
 }
 
 /// Categories, tags, venue and organizers, for the arguments the request carries.
