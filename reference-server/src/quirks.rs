@@ -35,6 +35,8 @@ pub enum Quirk {
     WindowFromYesterday,
     ImageUrlRefused,
     NaiveDates,
+    LinkedSeenByAll,
+    TermsForWriters,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -234,6 +236,21 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "event dates lose the offset written after their time, a Unix timestamp is its UTC wall time in the \
                event's zone, a zone change alone keeps the UTC times, and an end moved to the start keeps its UTC end",
         case: "events/dates-and-zones::ISO 8601 dates with an offset or Z are converted into the event's zone",
+    },
+    QuirkSpec {
+        quirk: Quirk::LinkedSeenByAll,
+        name: "linked-seen-by-all",
+        source: "D29",
+        what: "an event shows its venue and organizers to every reader, a writer may link any venue or organizer, \
+               and the lists by event (event=, post=, has_events) look at any event's links",
+        case: "auth/linked-visibility::an event write cannot link a venue the writer may not read",
+    },
+    QuirkSpec {
+        quirk: Quirk::TermsForWriters,
+        name: "terms-for-writers",
+        source: "D31",
+        what: "an event write that names unknown categories or tags creates them for anyone who may write the event",
+        case: "auth/contributor-rights::an event write creates terms only for those who may manage them",
     },
 ];
 

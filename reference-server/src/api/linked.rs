@@ -262,8 +262,12 @@ impl LinkedFilter {
         (self.search.is_empty() || {
             let haystack = search_text(data, kind, post);
             self.search.iter().all(|word| haystack.contains(word.as_str()))
-        }) && self.event.is_none_or(|event| linked(post.id).any(|linked| linked.post.id == event))
-            && self.has_events.is_none_or(|wanted| linked(post.id).any(out) == wanted)
+        }) && self.event.is_none_or(|event| {
+            // The plugin's `linked-seen-by-all` quirk: `event=` looks at any event's links.
+            let open = crate::access::links_open(ctx)
+                && data.events.get(&event).is_some_and(|e| e.venue == Some(post.id) || e.organizers.contains(&post.id));
+            open || linked(post.id).any(|linked| linked.post.id == event)
+        }) && self.has_events.is_none_or(|wanted| linked(post.id).any(out) == wanted)
             && (!self.upcoming || linked(post.id).any(|event| event.start_utc >= ctx.now))
     }
 }

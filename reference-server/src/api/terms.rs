@@ -130,7 +130,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let post_terms: Option<Vec<Id>> = post.map(|id| {
         data.events
             .get(&id)
-            .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
+            .filter(|event| crate::access::links_open(ctx) || event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
             .map(|event| event.categories.iter().chain(&event.tags).copied().collect())
             .unwrap_or_default()
     });
