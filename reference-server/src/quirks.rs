@@ -37,6 +37,7 @@ pub enum Quirk {
     NaiveDates,
     LinkedSeenByAll,
     TermsForWriters,
+    TrashListed,
 }
 
 /// What a quirk is: its name on the command line, the section it departs from, what it does,
@@ -251,6 +252,13 @@ pub const QUIRKS: &[QuirkSpec] = &[
         source: "D31",
         what: "an event write that names unknown categories or tags creates them for anyone who may write the event",
         case: "auth/contributor-rights::an event write creates terms only for those who may manage them",
+    },
+    QuirkSpec {
+        quirk: Quirk::TrashListed,
+        name: "trash-listed",
+        source: "D9",
+        what: "a list asked for status trash lists the trashed items to those who may write such items",
+        case: "events-list/visibility::the reference server lists no trashed event even when asked for status trash",
     },
 ];
 

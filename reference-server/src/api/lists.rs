@@ -33,10 +33,12 @@ impl StatusFilter {
             }
             None => vec![Status::Publish],
         };
-        // Each status once: totals add up per-status counts.
+        // Each status once: totals add up per-status counts. The trash is never listed, but
+        // with the plugin's `trash-listed` quirk to those who may write items and ask for it.
+        let trash_listed = may_see_unpublished && ctx.app.config.quirks.on(crate::quirks::Quirk::TrashListed);
         let mut distinct: Vec<Status> = Vec::new();
         for status in allowed {
-            if status != Status::Trash && !distinct.contains(&status) {
+            if (status != Status::Trash || trash_listed) && !distinct.contains(&status) {
                 distinct.push(status);
             }
         }
