@@ -363,6 +363,28 @@ mod tests {
         assert_eq!(two.specs().map(|spec| spec.name).collect::<Vec<_>>(), ["tags-first-only", "lone-date-ignored"]);
     }
 
+    /// The case names of a `cases/known/` file (the `--expectations` format: one name a line,
+    /// `  # ` before a comment, a name holding a `#` written as a JSON string).
+    fn known(file: &str) -> std::collections::BTreeSet<String> {
+        let path = format!("{}/../cases/known/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let name = |line: &str| match line.starts_with('"') {
+            true => serde_json::Deserializer::from_str(line).into_iter::<String>().next().unwrap().unwrap(),
+            false => line.split_once("  # ").map_or(line, |(name, _)| name).trim().to_string(),
+        };
+        text.lines().filter(|line| !line.trim().is_empty() && !line.starts_with('#')).map(name).collect()
+    }
+
+    #[test]
+    fn the_twin_fails_only_cases_the_site_fails_and_each_quirk_shows() {
+        let (twin, site) = (known("twin-plugin-6.17.2.txt"), known("plugin-6.17.2.txt"));
+        let extra: Vec<&String> = twin.difference(&site).collect();
+        assert!(extra.is_empty(), "the twin fails cases the site passes: {extra:#?}");
+        for spec in QUIRKS {
+            assert!(twin.contains(spec.case) && site.contains(spec.case), "{}: {} is not listed", spec.name, spec.case);
+        }
+    }
+
     #[test]
     fn each_quirk_cites_a_section_and_a_case_of_the_suite() {
         for spec in QUIRKS {
