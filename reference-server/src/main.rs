@@ -148,7 +148,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -158,29 +158,18 @@ async fn main() -> ExitCode {
         // Colours only for a person at a terminal, not for a log file or a pipe.
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    let users = if cli.users.is_empty() { UserSpec::defaults() } else { cli.users };
+    let users = if cli.users.is_empty() { UserSpec::defaults() } else { std::mem::take(&mut cli.users) };
     if let Err(message) = UserSpec::check_unique(&users) {
         eprintln!("reference-server: {message}");
         return ExitCode::from(2);
     }
-    let features = match Features::default().without(&cli.without) {
-        Ok(features) => features,
+    let (features, quirks) = match features_and_quirks(&cli) {
+        Ok(both) => both,
         Err(message) => {
             eprintln!("reference-server: {message}");
             return ExitCode::from(2);
         }
     };
-    let quirks = match Quirks::from_flags(cli.like.as_deref(), &cli.quirks) {
-        Ok(quirks) => quirks,
-        Err(message) => {
-            eprintln!("reference-server: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    if !quirks.is_empty() {
-        let names: Vec<&str> = quirks.specs().map(|spec| spec.name).collect();
-        eprintln!("reference-server: quirks of the plugin on: {}", names.join(", "));
-    }
     let config = Config {
         listen: cli.listen,
         root: format!("/{}", cli.root.trim_matches('/')),
@@ -231,6 +220,18 @@ async fn main() -> ExitCode {
     wait_for_stop().await;
     server.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// The features of `--without` and the quirks of `--like` and `--quirk`; the quirks that are on
+/// are named in the log.
+fn features_and_quirks(cli: &Cli) -> Result<(Features, Quirks), String> {
+    let features = Features::default().without(&cli.without)?;
+    let quirks = Quirks::from_flags(cli.like.as_deref(), &cli.quirks)?;
+    if !quirks.is_empty() {
+        let names: Vec<&str> = quirks.specs().map(|spec| spec.name).collect();
+        eprintln!("reference-server: quirks of the plugin on: {}", names.join(", "));
+    }
+    Ok((features, quirks))
 }
 
 /// Prints the problems of a file read at start, one a line, and exits with 2.

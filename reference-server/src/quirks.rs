@@ -303,7 +303,7 @@ impl Quirks {
     }
 
     /// Adds the quirk of this name (`--quirk`).
-    pub fn add(self, name: &str) -> Result<Quirks, String> {
+    pub fn with_name(self, name: &str) -> Result<Quirks, String> {
         match QUIRKS.iter().find(|spec| spec.name == name.trim()) {
             Some(spec) => Ok(self.with(spec.quirk)),
             None => Err(format!("unknown quirk {name:?}: see --help for the list")),
@@ -316,7 +316,7 @@ impl Quirks {
             Some(like) => Quirks::like(like)?,
             None => Quirks::default(),
         };
-        names.iter().try_fold(start, |quirks, name| quirks.add(name))
+        names.iter().try_fold(start, |quirks, name| quirks.with_name(name))
     }
 }
 
@@ -351,14 +351,14 @@ mod tests {
                 "{}",
                 spec.name
             );
-            let one = Quirks::default().add(spec.name).unwrap();
+            let one = Quirks::default().with_name(spec.name).unwrap();
             assert!(one.on(spec.quirk));
             assert_eq!(one.specs().count(), 1, "{}", spec.name);
         }
         assert!(Quirks::default().is_empty());
         assert_eq!(Quirks::like("plugin-6.17.2").unwrap().specs().count(), QUIRKS.len());
         assert!(Quirks::like("plugin-1.0").unwrap_err().contains("plugin-6.17.2"));
-        assert!(Quirks::default().add("no-such-quirk").unwrap_err().contains("unknown quirk"));
+        assert!(Quirks::default().with_name("no-such-quirk").unwrap_err().contains("unknown quirk"));
         let two = Quirks::from_flags(None, &["tags-first-only".into(), "lone-date-ignored".into()]).unwrap();
         assert_eq!(two.specs().map(|spec| spec.name).collect::<Vec<_>>(), ["tags-first-only", "lone-date-ignored"]);
     }
@@ -382,6 +382,18 @@ mod tests {
         assert!(extra.is_empty(), "the twin fails cases the site passes: {extra:#?}");
         for spec in QUIRKS {
             assert!(twin.contains(spec.case) && site.contains(spec.case), "{}: {} is not listed", spec.name, spec.case);
+        }
+    }
+
+    #[test]
+    fn docs_behaviour_lists_each_quirk_with_its_case() {
+        let path = format!("{}/../docs/behaviour.md", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let part = text.split_once("## Part 3: the plugin's twin").map(|(_, part)| part).expect("Part 3");
+        for spec in QUIRKS {
+            let row = part.lines().find(|line| line.starts_with(&format!("| `{}` |", spec.name)));
+            let row = row.unwrap_or_else(|| panic!("docs/behaviour.md, Part 3: no row for {}", spec.name));
+            assert!(row.contains(&format!("| {} |", spec.source)) && row.contains(spec.case), "{row}");
         }
     }
 

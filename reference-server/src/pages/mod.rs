@@ -164,7 +164,7 @@ mod tests {
         assert!(page(Default::default()).contains(">Answering as the reference: no quirk of the plugin is on.<"));
         let like = page(crate::quirks::Quirks::like("plugin-6.17.2").unwrap());
         assert!(like.contains(">Answering like plugin-6.17.2, every quirk on: tags-first-only, "), "{like}");
-        let one = page(crate::quirks::Quirks::default().add("draft-no-slug").unwrap());
+        let one = page(crate::quirks::Quirks::default().with_name("draft-no-slug").unwrap());
         assert!(one.contains(">Quirks of the plugin on: draft-no-slug.<"), "{one}");
     }
 

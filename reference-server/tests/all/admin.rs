@@ -321,7 +321,7 @@ async fn the_quirks_that_are_on_are_listed() {
     let like = admin(&srv, Method::GET, "/quirks").send().await.expect(200).clone();
     assert_eq!((names(&like).len(), like["like"].as_str()), (reference_server::QUIRKS.len(), Some("plugin-6.17.2")));
     srv.server.shutdown().await;
-    let one = reference_server::Quirks::default().add("tags-first-only").unwrap();
+    let one = reference_server::Quirks::default().with_name("tags-first-only").unwrap();
     let srv = start_with(reference_server::Config { admin: true, quirks: one, ..config() }).await;
     let body = admin(&srv, Method::GET, "/quirks").send().await.expect(200).clone();
     assert_eq!((names(&body), &body["like"]), (vec!["tags-first-only".to_string()], &Value::Null), "{body}");
