@@ -198,7 +198,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let found: Vec<Item> = shown.iter().map(|id| item(&data, kind, *id)).collect();
     drop(data);
     let links = match ctx.app.config.quirks.on(Quirk::PluginListLinks) {
-        true => plugin_links(ctx, kind.collection, &plugin_pairs(ctx, &args, &page), &page, total_pages),
+        true => plugin_links(ctx, kind.collection, &plugin_pairs(ctx, &args, &page), &[], &page, total_pages),
         false => page_links(ctx, request, &args, LINKED_LIST_ARGS, kind.collection, &page, total_pages),
     };
     let renderer = Renderer::new(ctx);

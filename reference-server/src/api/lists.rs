@@ -202,16 +202,28 @@ pub fn page_links(
 /// is the collection's address and `pairs` as they are, not encoded (spaces stay); the page
 /// links are the same pairs without `page`, encoded this time, and the new `page` last (none
 /// for the link back to page 1).
-pub fn plugin_links(ctx: &Ctx, collection: &str, pairs: &[(String, String)], page: &Page, total_pages: usize) -> Links {
+///
+/// `extra` (the events list's `venue`, `organizer`, `featured`) is added to `rest_url` in a second
+/// step, as the plugin does, which encodes the pairs already there.
+pub fn plugin_links(
+    ctx: &Ctx,
+    collection: &str,
+    pairs: &[(String, String)],
+    extra: &[(String, String)],
+    page: &Page,
+    total_pages: usize,
+) -> Links {
     let base = format!("{}/{collection}/", ctx.api_base);
-    let raw: Vec<String> = pairs.iter().map(|(name, value)| format!("{name}={value}")).collect();
-    let rest_url = if raw.is_empty() { base.clone() } else { format!("{base}?{}", raw.join("&")) };
     let encode = |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>().replace('*', "%2A");
-    let kept: Vec<String> = pairs
-        .iter()
-        .filter(|(name, _)| name != "page")
-        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
-        .collect();
+    let raw = |(name, value): &(String, String)| format!("{name}={value}");
+    let encoded = |(name, value): &(String, String)| format!("{}={}", encode(name), encode(value));
+    let query: Vec<String> = match extra.is_empty() {
+        true => pairs.iter().map(raw).collect(),
+        false => pairs.iter().map(encoded).chain(extra.iter().map(raw)).collect(),
+    };
+    let rest_url = if query.is_empty() { base.clone() } else { format!("{base}?{}", query.join("&")) };
+    let pairs: Vec<(String, String)> = pairs.iter().chain(extra).cloned().collect();
+    let kept: Vec<String> = pairs.iter().filter(|(name, _)| name != "page").map(encoded).collect();
     let with_page = |number: usize| {
         let mut query = kept.clone();
         if number > 1 {

@@ -165,7 +165,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let specs = term_list_args(request.route.resource);
     // The plugin's `plugin-list-links` quirk: term links carry the page only.
     let links = match ctx.app.config.quirks.on(crate::quirks::Quirk::PluginListLinks) {
-        true => crate::api::lists::plugin_links(ctx, collection(taxonomy), &[], &page, total_pages),
+        true => crate::api::lists::plugin_links(ctx, collection(taxonomy), &[], &[], &page, total_pages),
         false => page_links(ctx, request, &args, &specs, collection(taxonomy), &page, total_pages),
     };
     let mut body = Map::new();

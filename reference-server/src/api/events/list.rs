@@ -65,7 +65,7 @@ impl Window {
 /// `strict_dates`, the defaults as they are, yesterday 23:59:00 and two years from now), the
 /// search, the status, `post_parent`, `include`, the relative dates and `ticketed`, then
 /// `venue`, `organizer` and `featured`; the term filters are left out.
-fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page, window: &Window) -> Vec<(String, String)> {
+fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page, window: &Window) -> (Pairs, Pairs) {
     let zone = &ctx.app.site_zone;
     let text = |at: chrono::NaiveDateTime| at.format("%Y-%m-%d %H:%M:%S").to_string();
     let strict = args.get("strict_dates").is_some_and(is_truthy);
@@ -104,11 +104,13 @@ fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page, window: &Window) -> Vec<(St
         push(name, parse(name).map(|at| text(if strict { at } else { end_of_day(at) })));
     }
     push("ticketed", args.get("ticketed").map(flag));
-    push("venue", args.get("venue").map(list));
-    push("organizer", args.get("organizer").map(list));
-    push("featured", args.get("featured").map(flag));
-    pairs
+    let extra = [("venue", args.get("venue").map(list)), ("organizer", args.get("organizer").map(list))];
+    let extra = extra.into_iter().chain([("featured", args.get("featured").map(flag))]);
+    (pairs, extra.filter_map(|(name, value)| Some((name.to_string(), value?))).collect())
 }
+
+/// Names and values of a link's query, in order.
+type Pairs = Vec<(String, String)>;
 
 /// Where the default window starts: today, or with the plugin's `window-from-yesterday` quirk
 /// the start of the site's day that holds 23:59 UTC yesterday (yesterday at or west of UTC).
@@ -164,7 +166,8 @@ pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let links = match quirks.on(Quirk::PluginListLinks) {
         true => {
             let window = Window::from_args(ctx, &args, true);
-            plugin_links(ctx, "events", &plugin_pairs(ctx, &args, &page, &window), &page, total_pages)
+            let (pairs, extra) = plugin_pairs(ctx, &args, &page, &window);
+            plugin_links(ctx, "events", &pairs, &extra, &page, total_pages)
         }
         false => page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages),
     };

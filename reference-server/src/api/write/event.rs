@@ -134,7 +134,7 @@ fn reset_left_out(ctx: &Ctx, event: &mut Event, args: &Args) {
         }
     }
     if !args.given("website") {
-        event.website = None;
+        event.website = Some(Box::from(""));
     }
     if !args.given("cost") {
         event.cost = Default::default();
