@@ -218,8 +218,9 @@ fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page) -> Vec<(String, String)> {
     if let Some(event) = args.get("event") {
         pairs.push(("event".to_string(), value_text(event)));
     }
-    if let Some(has_events) = args.get("has_events") {
-        pairs.push(("has_events".to_string(), if is_truthy(has_events) { "1" } else { "" }.to_string()));
+    // A false flag leaves the link (the CMS drops an argument whose value is false).
+    if args.get("has_events").is_some_and(is_truthy) {
+        pairs.push(("has_events".to_string(), "1".to_string()));
     }
     pairs.push(("status".to_string(), plugin_status(ctx, args)));
     pairs

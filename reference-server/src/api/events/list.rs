@@ -88,7 +88,8 @@ fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page, window: &Window) -> (Pairs,
         None if raw_defaults => Some(text(add_years(now, 2))),
         None => local(window.end_max),
     };
-    let flag = |value: &Value| if is_truthy(value) { "1" } else { "" }.to_string();
+    // A flag that is false leaves the link (the CMS drops an argument whose value is false).
+    let flag = |value: &Value| is_truthy(value).then(|| "1".to_string());
     let list =
         |value: &Value| crate::validate::list_to_array(value).iter().map(value_text).collect::<Vec<_>>().join(",");
     let mut pairs =
@@ -103,9 +104,9 @@ fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page, window: &Window) -> (Pairs,
     for name in ["starts_before", "starts_after", "ends_before", "ends_after"] {
         push(name, parse(name).map(|at| text(if strict { at } else { end_of_day(at) })));
     }
-    push("ticketed", args.get("ticketed").map(flag));
+    push("ticketed", args.get("ticketed").and_then(flag));
     let extra = [("venue", args.get("venue").map(list)), ("organizer", args.get("organizer").map(list))];
-    let extra = extra.into_iter().chain([("featured", args.get("featured").map(flag))]);
+    let extra = extra.into_iter().chain([("featured", args.get("featured").and_then(flag))]);
     (pairs, extra.filter_map(|(name, value)| Some((name.to_string(), value?))).collect())
 }
 
