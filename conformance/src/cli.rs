@@ -62,6 +62,17 @@ pub struct Cli {
     )]
     pub without: Vec<String>,
 
+    /// Without --base-url: start the embedded reference server as the twin of
+    /// this release of the plugin (plugin-6.17.2), every quirk of the reference
+    /// server's --help on, so the run shows what a real site running it scores.
+    #[arg(verbatim_doc_comment, long, value_name = "RELEASE", help_heading = "The implementation")]
+    pub like: Option<String>,
+
+    /// Without --base-url: the embedded server reproduces this quirk of the
+    /// plugin (repeatable; the names `reference-server --help` lists).
+    #[arg(verbatim_doc_comment, long, value_name = "NAME", help_heading = "The implementation")]
+    pub quirk: Vec<String>,
+
     /// The route namespace.
     #[arg(verbatim_doc_comment, long, default_value = "calendar/events/v1", help_heading = "The implementation")]
     pub namespace: String,

@@ -261,6 +261,9 @@ pub struct ServerRecord {
     pub language_param: String,
     /// Features it was started without (those of `--without` the reference server can drop).
     pub without: Vec<String>,
+    /// The plugin's quirks it reproduced (`--quirk`, `--like`); empty for the reference.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quirks: Vec<String>,
     /// The instant its clock started at, RFC 3339.
     pub clock: String,
     /// Its users: (name, password, role); the reference server's defaults.

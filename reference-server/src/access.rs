@@ -71,9 +71,15 @@ pub fn is_protected_for(ctx: &Ctx, post: &Post, reveal: Reveal) -> bool {
     !given && !editing
 }
 
+/// The plugin's `linked-seen-by-all` quirk: an event's links show to every reader of the event,
+/// are linked by any writer, and select for any event, whoever may read the linked items.
+pub fn links_open(ctx: &Ctx) -> bool {
+    ctx.app.config.quirks.on(crate::quirks::Quirk::LinkedSeenByAll)
+}
+
 /// The event's venue, if the caller may see it there.
 pub fn visible_venue<'a>(ctx: &Ctx, data: &'a Data, event: &Event) -> Option<&'a Arc<Rec<Venue>>> {
-    event.venue.and_then(|id| data.venues.get(&id)).filter(|venue| may_read(ctx, &venue.post))
+    event.venue.and_then(|id| data.venues.get(&id)).filter(|venue| links_open(ctx) || may_read(ctx, &venue.post))
 }
 
 /// The event's organizers the caller may see there (a trashed organizer leaves the event, as
@@ -83,9 +89,7 @@ pub fn visible_organizers<'a>(
     data: &'a Data,
     event: &'a Event,
 ) -> impl Iterator<Item = &'a Arc<Rec<Organizer>>> {
-    event
-        .organizers
-        .iter()
-        .filter_map(|id| data.organizers.get(id))
-        .filter(|organizer| organizer.post.status != Status::Trash && may_read(ctx, &organizer.post))
+    event.organizers.iter().filter_map(|id| data.organizers.get(id)).filter(|organizer| {
+        organizer.post.status != Status::Trash && (links_open(ctx) || may_read(ctx, &organizer.post))
+    })
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 pub use crate::faults::RuleSpec as FaultRule;
+use crate::quirks::Quirks;
 
 /// A role of the CMS's permission model, from most to least powerful.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,6 +221,8 @@ pub struct Config {
     /// benchmarks: the same count and clock give the same calendar.
     pub seed_events: usize,
     pub features: Features,
+    /// The plugin's quirks the server reproduces (`--quirk`, `--like`); none by default.
+    pub quirks: Quirks,
     pub limits: Limits,
     /// Origins whose browser requests may read answers and write (`Access-Control-Allow-Origin`
     /// with credentials). Empty: every origin, as the CMS does (see the README for the risk).
@@ -260,6 +263,7 @@ impl Default for Config {
             fixtures: None,
             seed_events: 0,
             features: Features::default(),
+            quirks: Quirks::default(),
             limits: Limits::default(),
             cors_origins: Vec::new(),
             state: None,

@@ -217,6 +217,7 @@ pub fn plain_finish<'a>(link: &'a HeaderValue, method: &HttpMethod) -> Finish<'a
         fields: None,
         envelope: false,
         close: false,
+        cms_exposed_only: false,
     }
 }
 

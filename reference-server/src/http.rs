@@ -337,6 +337,8 @@ pub struct Finish<'a> {
     pub envelope: bool,
     /// Close the connection after this answer (its request body was not read to the end).
     pub close: bool,
+    /// Expose only the CMS's headers to browsers (the plugin's `cms-exposed-headers` quirk).
+    pub cms_exposed_only: bool,
 }
 
 /// The `Link` header of every answer: the REST root, where clients discover the API.
@@ -423,10 +425,11 @@ pub fn finish(reply: Reply, how: &Finish) -> Response<Full<Bytes>> {
     if how.close {
         headers.insert(CONNECTION, HeaderValue::from_static("close"));
     }
-    headers.insert(
-        ACCESS_CONTROL_EXPOSE_HEADERS,
-        HeaderValue::from_static("X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link"),
-    );
+    let exposed = match how.cms_exposed_only {
+        true => "X-WP-Total, X-WP-TotalPages, Link",
+        false => "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link",
+    };
+    headers.insert(ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static(exposed));
     headers.insert(ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static(CORS_HEADERS));
     let mut set = |name: &'static str, value: &str| {
         if let Ok(value) = HeaderValue::from_str(value) {

@@ -6,6 +6,8 @@
 //!
 //! # Layout
 //! - [`config`]: what the command line sets (addresses, names, users, clock, features).
+//! - [`quirks`]: the plugin's twin: the named ways a real site answers otherwise (`--quirk`,
+//!   `--like`).
 //! - [`interface`]: the interface as data: routes, methods, arguments. Routing, validation,
 //!   the namespace index, `/doc` and the conformance runner's coverage all read it.
 //! - `server`: binding, the connection limit, the request pipeline entry point, shutdown.
@@ -84,6 +86,7 @@ pub mod json_limit;
 mod model;
 mod pages;
 mod proxy;
+pub mod quirks;
 mod reasons;
 mod request_log;
 mod seed;
@@ -101,6 +104,7 @@ pub use config::{
 /// Checks answers against the `/doc` document (for tests of this server and of the suite).
 pub use doc::check as openapi_check;
 pub use fixtures::{FixtureErrors, LISTS as FIXTURE_LISTS};
+pub use quirks::{Quirk, Quirks, QUIRKS};
 pub use server::{serve, RunningServer};
 pub use stubs::StubErrors;
 

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use clap::Parser;
-use reference_server::{serve, Config, FaultRule, Features, FixtureErrors, Limits, StubErrors, UserSpec};
+use reference_server::{serve, Config, FaultRule, Features, FixtureErrors, Limits, Quirks, StubErrors, UserSpec};
 
 /// The reference server of the events-calendar REST interface: every route, filter, field
 /// and error of the interface, in memory, answering as a real site does.
 #[derive(Parser, Debug)]
-#[command(name = "reference-server", version)]
+#[command(name = "reference-server", version, after_help = quirks_help())]
 struct Cli {
     /// Address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -57,6 +57,14 @@ struct Cli {
     /// all in its --help; the server always has the others).
     #[arg(long, value_name = "FEATURES", default_value = "")]
     without: String,
+    /// Answer as a real site running this release of the plugin does wherever the two differ:
+    /// every quirk below (plugin-6.17.2). The default is the interface's reference.
+    #[arg(long, value_name = "RELEASE")]
+    like: Option<String>,
+    /// Reproduce one quirk of the plugin (repeatable; with --like, adds nothing): see the list
+    /// below and docs/behaviour.md, Quirks.
+    #[arg(long = "quirk", value_name = "NAME")]
+    quirks: Vec<String>,
     /// Let browser pages from this origin (https://app.example) read answers and write, with
     /// credentials (repeatable). Without it every origin may: see the README for the risk.
     #[arg(long = "cors-origin", value_name = "ORIGIN")]
@@ -114,6 +122,14 @@ struct Cli {
     record: Option<PathBuf>,
 }
 
+/// The quirks `--quirk` takes, for the end of `--help`.
+fn quirks_help() -> String {
+    format!(
+        "Quirks (--quirk NAME; --like plugin-6.17.2 turns on all of them):\n{}",
+        reference_server::quirks::help_list()
+    )
+}
+
 /// A duration in seconds, fractions allowed (`0.5`); shorter than 0.1 s, no client could
 /// send a request in time.
 fn seconds(text: &str) -> Result<Duration, String> {
@@ -132,7 +148,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -142,13 +158,13 @@ async fn main() -> ExitCode {
         // Colours only for a person at a terminal, not for a log file or a pipe.
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    let users = if cli.users.is_empty() { UserSpec::defaults() } else { cli.users };
+    let users = if cli.users.is_empty() { UserSpec::defaults() } else { std::mem::take(&mut cli.users) };
     if let Err(message) = UserSpec::check_unique(&users) {
         eprintln!("reference-server: {message}");
         return ExitCode::from(2);
     }
-    let features = match Features::default().without(&cli.without) {
-        Ok(features) => features,
+    let (features, quirks) = match features_and_quirks(&cli) {
+        Ok(both) => both,
         Err(message) => {
             eprintln!("reference-server: {message}");
             return ExitCode::from(2);
@@ -167,6 +183,7 @@ async fn main() -> ExitCode {
         fixtures: cli.fixtures,
         seed_events: cli.seed_events,
         features,
+        quirks,
         limits: Limits {
             header_timeout: cli.header_timeout,
             body_timeout: cli.body_timeout,
@@ -203,6 +220,18 @@ async fn main() -> ExitCode {
     wait_for_stop().await;
     server.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// The features of `--without` and the quirks of `--like` and `--quirk`; the quirks that are on
+/// are named in the log.
+fn features_and_quirks(cli: &Cli) -> Result<(Features, Quirks), String> {
+    let features = Features::default().without(&cli.without)?;
+    let quirks = Quirks::from_flags(cli.like.as_deref(), &cli.quirks)?;
+    if !quirks.is_empty() {
+        let names: Vec<&str> = quirks.specs().map(|spec| spec.name).collect();
+        eprintln!("reference-server: quirks of the plugin on: {}", names.join(", "));
+    }
+    Ok((features, quirks))
 }
 
 /// Prints the problems of a file read at start, one a line, and exits with 2.

@@ -556,6 +556,7 @@ fn finish_for<'a>(shared: &'a Shared, method: &HttpMethod, origin: Option<Header
         fields: query.get("_fields").and_then(Value::as_str).map(str::to_string),
         envelope: query.contains_key("_envelope"),
         close: false,
+        cms_exposed_only: app.config.quirks.on(crate::quirks::Quirk::CmsExposedHeaders),
     }
 }
 

@@ -16,6 +16,7 @@ use crate::interface::{
     errors, Arg, Default, Item, Resource, Rule, Ty, LANGUAGES, ORGANIZER_FIELDS, POST_STATUSES, VENUE_FIELDS,
 };
 use crate::model::{Id, PostKind, Taxonomy};
+use crate::quirks::Quirk;
 use crate::store::Data;
 use crate::text::is_valid_url;
 
@@ -245,7 +246,9 @@ pub fn validate(ctx: &Ctx, data: &Data, resource: Resource, specs: &[Arg], param
         }
     }
     let language_param = ctx.app.config.language_param.as_str();
-    if let Some(value) = params.get(language_param).filter(|value| !value.is_null()) {
+    // The plugin's `language-unchecked` quirk: any value is taken, and an unknown one ignored.
+    let checked = !ctx.app.config.quirks.on(Quirk::LanguageUnchecked);
+    if let Some(value) = params.get(language_param).filter(|value| checked && !value.is_null()) {
         if !value.as_str().is_some_and(|code| LANGUAGES.contains(&code)) {
             invalid.push(InvalidParam::plain(language_param).because("not a language of the site (en, fr, de, es)"));
         }
@@ -347,7 +350,12 @@ pub(crate) fn check_rule(
             _ => term_list(ctx, data, value, Taxonomy::Category),
         },
         Rule::TimezoneOrEmpty => is_empty(value) || value.as_str().and_then(Zone::parse).is_some(),
-        Rule::ImageOrEmpty => is_empty(value) || is_image(data, value),
+        // The plugin's `image-url-refused` quirk: a site downloads an image URL, and refuses one
+        // that does not answer with an image; the twin downloads nothing, so it refuses them all.
+        Rule::ImageOrEmpty => {
+            let url = value.as_str().is_some_and(|text| image_url_extension(text).is_some());
+            is_empty(value) || (is_image(data, value) && !(url && ctx.app.config.quirks.on(Quirk::ImageUrlRefused)))
+        }
         Rule::UrlOrEmpty => is_empty(value) || value.as_str().is_some_and(is_valid_url),
         // Read (and checked) by `link_entries`.
         Rule::VenueEntry | Rule::OrganizerEntry => true,
@@ -453,7 +461,7 @@ fn link_entries(ctx: &Ctx, data: &Data, value: &Value, kind: PostKind) -> Option
             PostKind::Venue => data.venues.get(&id).map(|venue| &venue.post),
             _ => data.organizers.get(&id).map(|organizer| &organizer.post),
         }?;
-        crate::access::may_read(ctx, post).then_some(LinkEntry::Existing(id))
+        (crate::access::links_open(ctx) || crate::access::may_read(ctx, post)).then_some(LinkEntry::Existing(id))
     };
     let mut out = Vec::new();
     for entry in entries.into_iter().filter(|entry| !is_empty(entry)) {

@@ -487,8 +487,9 @@ fn fetch_doc(runtime: &tokio::runtime::Runtime, client: &Client, mode: &Mode) ->
     runtime.block_on(async {
         let (url, server) = match mode {
             Mode::Outside { endpoint, .. } => (format!("{}/doc", endpoint.namespace_url()), None),
-            Mode::Embedded { namespace, language_param, without } => {
+            Mode::Embedded { namespace, language_param, without, quirks } => {
                 let mut config = reference_server::Config::ephemeral();
+                config.quirks = *quirks;
                 config.namespace = namespace.clone();
                 config.language_param = language_param.clone();
                 for feature in without {
@@ -544,8 +545,17 @@ fn mode_of(cli: &Cli, without: &[String]) -> Result<Mode, String> {
         if !cli.auth.is_empty() || cli.reset_command.is_some() {
             return Err("--auth and --reset-command go with --base-url (the embedded server has its own users and a fresh store per case)".into());
         }
-        return Ok(Mode::Embedded { namespace, language_param: cli.language_param.clone(), without: without.to_vec() });
+        let quirks = reference_server::Quirks::from_flags(cli.like.as_deref(), &cli.quirk)?;
+        return Ok(Mode::Embedded {
+            namespace,
+            language_param: cli.language_param.clone(),
+            without: without.to_vec(),
+            quirks,
+        });
     };
+    if cli.like.is_some() || !cli.quirk.is_empty() {
+        return Err("--like and --quirk set up the embedded reference server: they do not go with --base-url".into());
+    }
     let parsed = reqwest::Url::parse(url).map_err(|e| format!("--base-url {url:?} is not a URL: {e}"))?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return Err(format!("--base-url {url:?} must be an http:// or https:// URL"));

@@ -13,7 +13,8 @@ use crate::runner::{self, Endpoint};
 /// Where cases run.
 pub enum Mode {
     /// A fresh in-process reference server per case.
-    Embedded { namespace: String, language_param: String, without: Vec<String> },
+    /// `quirks`: those of the plugin it reproduces (`--like`, `--quirk`; none by default).
+    Embedded { namespace: String, language_param: String, without: Vec<String>, quirks: reference_server::Quirks },
     /// An outside implementation.
     Outside { endpoint: Endpoint, reset_command: Option<String> },
 }

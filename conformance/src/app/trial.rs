@@ -127,10 +127,10 @@ pub fn run(shared: &Shared, case: Case, skip: Option<Skip>) -> Verdict {
 fn case_report(shared: &Shared, case: &Case, ctx: &CaseContext) -> CaseReport {
     let settings = &shared.settings;
     match &shared.mode {
-        Mode::Embedded { namespace, language_param, without } => {
+        Mode::Embedded { namespace, language_param, without, quirks } => {
             let mut without = without.clone();
             without.extend(case.requires.iter().filter_map(|feature| feature.strip_prefix('!')).map(str::to_string));
-            let names = Names { namespace, language_param, without: &without };
+            let names = Names { namespace, language_param, without: &without, quirks: *quirks };
             // The case's server runs on threads of its own: a server that hangs (an endless
             // loop under the store's lock, say) then stalls only them, and the case fails on
             // its request timeout instead of stopping the runner's threads with it.
@@ -254,6 +254,7 @@ struct Names<'a> {
     namespace: &'a str,
     language_param: &'a str,
     without: &'a [String],
+    quirks: reference_server::Quirks,
 }
 
 async fn run_embedded(
@@ -264,9 +265,10 @@ async fn run_embedded(
     names: Names<'_>,
     server_runtime: &tokio::runtime::Handle,
 ) -> CaseReport {
-    let Names { namespace, language_param, without } = names;
+    let Names { namespace, language_param, without, quirks } = names;
     let started = Instant::now();
     let mut config = reference_server::Config::ephemeral();
+    config.quirks = quirks;
     config.namespace = namespace.to_string();
     config.language_param = language_param.to_string();
     config.clock = Some(ctx.now);
@@ -303,6 +305,7 @@ async fn run_embedded(
         namespace: namespace.to_string(),
         language_param: language_param.to_string(),
         without: switched_off,
+        quirks: quirks.specs().map(|spec| spec.name.to_string()).collect(),
         clock: ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true),
         users,
     });

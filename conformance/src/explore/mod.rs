@@ -104,6 +104,7 @@ async fn embedded(
     now: DateTime<Utc>,
 ) -> Result<(Endpoint, reference_server::RunningServer), String> {
     let mut config = reference_server::Config::ephemeral();
+    config.quirks = reference_server::Quirks::from_flags(cli.like.as_deref(), &cli.quirk)?;
     config.namespace = cli.namespace.trim_matches('/').to_string();
     config.language_param = cli.language_param.clone();
     config.clock = Some(now);

@@ -41,6 +41,15 @@ pub struct ExploreCli {
     #[arg(long, default_value = "multilingual_language")]
     pub language_param: String,
 
+    /// The embedded reference server (the oracle, and without --base-url the other side too)
+    /// answers as the twin of this release of the plugin: every quirk on (plugin-6.17.2).
+    #[arg(verbatim_doc_comment, long, value_name = "RELEASE")]
+    pub like: Option<String>,
+
+    /// The embedded reference server reproduces this quirk of the plugin (repeatable).
+    #[arg(verbatim_doc_comment, long, value_name = "NAME")]
+    pub quirk: Vec<String>,
+
     /// Features the implementation lacks (comma-separated): their arguments are not generated.
     #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
     pub without: Vec<String>,

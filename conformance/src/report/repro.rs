@@ -242,6 +242,9 @@ fn server_options(server: &crate::outcome::ServerRecord, host: &str) -> String {
     if !server.without.is_empty() {
         let _ = write!(command, " --without {}", shell_word(&server.without.join(",")));
     }
+    for quirk in &server.quirks {
+        let _ = write!(command, " --quirk {}", shell_word(quirk));
+    }
     let defaults = reference_server::UserSpec::defaults();
     let default_users = server.users.len() == defaults.len()
         && server

@@ -409,3 +409,34 @@ fn the_documents_counts_agree_with_the_suite() {
         .expect("python3 runs");
     assert!(output.status.success(), "{}", text(&output));
 }
+
+/// `--like plugin-6.17.2` and `--quirk` start the embedded server as the plugin's twin: the case
+/// that shows a quirk fails with it and passes without it, a failure's repro names the quirk,
+/// and both options are refused with `--base-url` or with a name the server does not know.
+#[test]
+fn like_and_quirk_start_the_embedded_server_as_the_plugins_twin() {
+    let dir = temp("twin");
+    let case = "events-list/filters::tags selects by ID or slug, as an array or a comma list";
+    let run = |extra: &[&str]| conformance_in(&dir, &[&["--exact", case], extra].concat(), &[]);
+    assert_eq!(run(&[]).status.code(), Some(0));
+    for twin in [&["--like", "plugin-6.17.2"][..], &["--quirk", "tags-first-only"]] {
+        let output = run(&[twin, &["--repro", "repro"]].concat());
+        assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    }
+    let scripts: Vec<String> = std::fs::read_dir(dir.join("repro"))
+        .unwrap()
+        .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+        .collect();
+    assert!(scripts.iter().any(|script| script.contains("--quirk tags-first-only")), "{scripts:?}");
+    let other = run(&["--quirk", "draft-no-slug"]);
+    assert_eq!(other.status.code(), Some(0), "one quirk alone leaves the others off: {}", text(&other));
+    for (args, message) in [
+        (&["--like", "plugin-1.0"][..], "unknown --like"),
+        (&["--quirk", "teleport"], "unknown quirk"),
+        (&["--like", "plugin-6.17.2", "--base-url", "http://127.0.0.1:9/wp-json"], "do not go with --base-url"),
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output));
+        assert!(text(&output).contains(message), "{args:?}: {}", text(&output));
+    }
+}

@@ -62,6 +62,7 @@ pub async fn run(
             stubs(app, tools, op, var, body)
         }
         AdminOp::State => AdminReply::json(200, state(tools)),
+        AdminOp::Quirks => AdminReply::json(200, quirks(app)),
         AdminOp::Export => export(app, query),
     }
 }
@@ -352,6 +353,21 @@ fn stubs(app: &App, tools: &DevTools, op: AdminOp, var: Option<&str>, body: Valu
         },
         _ => AdminReply::json(200, json!({"stubs": list(&tools.stubs.list())})),
     }
+}
+
+/// Which of the plugin's quirks the server reproduces (`--quirk`, `--like`): every quirk of the
+/// table, each with `on`.
+fn quirks(app: &App) -> Value {
+    let on = app.config.quirks;
+    let list: Vec<Value> = crate::quirks::QUIRKS
+        .iter()
+        .map(|spec| {
+            json!({"name": spec.name, "on": on.specs().any(|s| s.name == spec.name), "source": spec.source,
+                   "what": spec.what, "case": spec.case})
+        })
+        .collect();
+    let names: Vec<&str> = on.specs().map(|spec| spec.name).collect();
+    json!({"like": crate::quirks::like_of(on), "on": names, "quirks": list})
 }
 
 fn state(tools: &DevTools) -> Value {

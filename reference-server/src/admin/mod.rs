@@ -57,6 +57,7 @@ pub enum AdminOp {
     RemoveStub,
     State,
     Export,
+    Quirks,
 }
 
 /// Every operation; the router and the test of the OpenAPI document read this table.
@@ -79,6 +80,7 @@ pub const ROUTES: &[AdminRoute] = &[
     AdminRoute { method: "DELETE", path: "/__admin/stubs", op: AdminOp::ClearStubs },
     AdminRoute { method: "DELETE", path: "/__admin/stubs/{id}", op: AdminOp::RemoveStub },
     AdminRoute { method: "GET", path: "/__admin/state", op: AdminOp::State },
+    AdminRoute { method: "GET", path: "/__admin/quirks", op: AdminOp::Quirks },
     AdminRoute { method: "GET", path: "/__admin/export", op: AdminOp::Export },
 ];
 

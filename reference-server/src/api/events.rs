@@ -8,6 +8,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, Op, Target};
 use crate::model::{Event, Id, PostKind, Status};
+use crate::quirks::Quirk;
 use crate::store::TimeWindow as Window;
 use crate::store::{Data, SlugKind};
 use crate::validate::Args;
@@ -46,6 +47,12 @@ fn find(ctx: &Ctx, data: &Data, request: &ApiRequest) -> ApiResult<Option<Id>> {
 fn not_found(var: &str) -> ApiError {
     let shown = var.parse::<i64>().unwrap_or(if var.is_empty() { 0 } else { i64::MAX });
     ApiError::detailed(&errors::EVENT_NOT_FOUND, shown)
+}
+
+/// Whether the general right to write events is checked before `error` is answered: for an ID
+/// of nothing, and with the plugin's `general-right-first` quirk for an ID that is no event too.
+fn right_first(ctx: &Ctx, error: &ApiError) -> bool {
+    error.status == 404 || ctx.app.config.quirks.on(Quirk::GeneralRightFirst)
 }
 
 fn unknown_slug() -> ApiError {
@@ -96,7 +103,7 @@ fn delete_planned(ctx: &Ctx, request: &ApiRequest) -> ApiResult<EventSnapshot> {
     validated(ctx, &data, request)?;
     let found = match find(ctx, &data, request) {
         Ok(found) => found,
-        Err(error) if error.status == 404 => {
+        Err(error) if right_first(ctx, &error) => {
             authorize(ctx, &data, request.route, Op::Delete, None)?;
             return Err(error);
         }
@@ -137,13 +144,19 @@ fn update(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let args = validated(ctx, &data, request)?.unslashed();
     let found = match find(ctx, &data, request) {
         Ok(found) => found,
-        Err(error) if error.status == 404 => {
+        Err(error) if right_first(ctx, &error) => {
             authorize(ctx, &data, request.route, Op::Update, None)?;
             return Err(error);
         }
         Err(error) => return Err(error),
     };
     authorize(ctx, &data, request.route, Op::Update, found)?;
+    // The plugin's `by-slug-body-slug` quirk: a slug in the body replaces the path's, and the
+    // update looks for an event of ID 0.
+    let renames = request.route.target == Target::BySlug && args.given("slug");
+    if renames && ctx.app.config.quirks.on(Quirk::BySlugBodySlug) {
+        return Err(not_found("0"));
+    }
     let id = found.ok_or_else(|| not_found("0"))?;
     let mut planner = Planner::new(ctx, &data);
     write::event::plan_update(&mut planner, &args, id)?;

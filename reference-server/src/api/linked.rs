@@ -2,7 +2,7 @@
 //! routes, rules and errors differ only in names and fields.
 
 use super::lists::StatusFilter;
-use super::lists::{list_text, page_links, Page};
+use super::lists::{list_text, page_links, plugin_links, plugin_status, Page};
 use super::write::{self, Planner};
 use super::{authorize, slug_key, validated};
 use crate::access::{event_sight, may_read, Reveal, Sight};
@@ -11,8 +11,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, ErrorKind, Op, Resource, Target, LINKED_LIST_ARGS};
 use crate::model::{Event, Id, Organizer, Post, PostKind, Status, Venue};
+use crate::quirks::Quirk;
 use crate::store::{Data, IdSet, SlugKind};
-use crate::validate::{is_truthy, Args};
+use crate::validate::{is_truthy, value_text, Args};
 use crate::views::snapshot::{self, Linked};
 use crate::views::Renderer;
 
@@ -179,24 +180,50 @@ fn list(ctx: &Ctx, request: &ApiRequest, kind: &Kind) -> ApiResult<Reply> {
     let page = Page::from_args(&args);
     let statuses = StatusFilter::from_args(ctx, &args);
     let filter = LinkedFilter::from_args(&args);
-    let (shown, total) = if filter.is_none() && statuses.author_blind() {
+    let (shown, mut total) = if filter.is_none() && statuses.author_blind() {
         newest_page(ctx, &data, kind, &statuses, &page)
     } else {
         filtered_page(ctx, &data, kind, &statuses, &filter, &page)
     };
+    // The plugin's `unmatched-search-total` quirk: a search that matches nothing reports the
+    // total of the list without it.
+    if total == 0 && !filter.search.is_empty() && ctx.app.config.quirks.on(Quirk::UnmatchedSearchTotal) {
+        let unsearched = LinkedFilter { search: Vec::new(), ..filter };
+        total = filtered_page(ctx, &data, kind, &statuses, &unsearched, &page).1;
+    }
     let total_pages = page.total_pages(total);
     if page.number > 1 && shown.is_empty() {
         return Err(ApiError::of(&kind.page_not_found));
     }
     let found: Vec<Item> = shown.iter().map(|id| item(&data, kind, *id)).collect();
     drop(data);
-    let links = page_links(ctx, request, &args, LINKED_LIST_ARGS, kind.collection, &page, total_pages);
+    let links = match ctx.app.config.quirks.on(Quirk::PluginListLinks) {
+        true => plugin_links(ctx, kind.collection, &plugin_pairs(ctx, &args, &page), &[], &page, total_pages),
+        false => page_links(ctx, request, &args, LINKED_LIST_ARGS, kind.collection, &page, total_pages),
+    };
     let renderer = Renderer::new(ctx);
     let body =
         list_text(kind.collection, &found, &links, total, total_pages, |out, item| render(&renderer, out, item, false));
     Ok(Reply::text(200, body)
         .header("x-tec-total", total.to_string())
         .header("x-tec-totalpages", total_pages.to_string()))
+}
+
+/// A venue or organizer list's link parameters as the plugin writes them: the page, the page
+/// size, `event` and `has_events` when given, and the status (`search` and
+/// `only_with_upcoming` are left out).
+fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page) -> Vec<(String, String)> {
+    let mut pairs =
+        vec![("page".to_string(), page.number.to_string()), ("per_page".to_string(), page.per_page.to_string())];
+    if let Some(event) = args.get("event") {
+        pairs.push(("event".to_string(), value_text(event)));
+    }
+    // A false flag leaves the link (the CMS drops an argument whose value is false).
+    if args.get("has_events").is_some_and(is_truthy) {
+        pairs.push(("has_events".to_string(), "1".to_string()));
+    }
+    pairs.push(("status".to_string(), plugin_status(ctx, args)));
+    pairs
 }
 
 /// The filters of a venue or organizer list beyond language and status.
@@ -236,8 +263,12 @@ impl LinkedFilter {
         (self.search.is_empty() || {
             let haystack = search_text(data, kind, post);
             self.search.iter().all(|word| haystack.contains(word.as_str()))
-        }) && self.event.is_none_or(|event| linked(post.id).any(|linked| linked.post.id == event))
-            && self.has_events.is_none_or(|wanted| linked(post.id).any(out) == wanted)
+        }) && self.event.is_none_or(|event| {
+            // The plugin's `linked-seen-by-all` quirk: `event=` looks at any event's links.
+            let open = crate::access::links_open(ctx)
+                && data.events.get(&event).is_some_and(|e| e.venue == Some(post.id) || e.organizers.contains(&post.id));
+            open || linked(post.id).any(|linked| linked.post.id == event)
+        }) && self.has_events.is_none_or(|wanted| linked(post.id).any(out) == wanted)
             && (!self.upcoming || linked(post.id).any(|event| event.start_utc >= ctx.now))
     }
 }

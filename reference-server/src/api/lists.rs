@@ -14,6 +14,9 @@ use crate::views::assemble::push_str;
 pub struct StatusFilter {
     pub allowed: Vec<Status>,
     pub own_unpublished_only: bool,
+    /// With `own_unpublished_only`, the plugin's `others-unpublished-listed` quirk: others'
+    /// drafts, pending and future items are listed too (their private ones are not).
+    pub others_unpublished: bool,
     pub user: Id,
 }
 
@@ -30,28 +33,35 @@ impl StatusFilter {
             }
             None => vec![Status::Publish],
         };
-        // Each status once: totals add up per-status counts.
+        // Each status once: totals add up per-status counts. The trash is never listed, but
+        // with the plugin's `trash-listed` quirk to those who may write items and ask for it.
+        let trash_listed = may_see_unpublished && ctx.app.config.quirks.on(crate::quirks::Quirk::TrashListed);
         let mut distinct: Vec<Status> = Vec::new();
         for status in allowed {
-            if status != Status::Trash && !distinct.contains(&status) {
+            if (status != Status::Trash || trash_listed) && !distinct.contains(&status) {
                 distinct.push(status);
             }
         }
         StatusFilter {
             allowed: distinct,
             own_unpublished_only: !user.is_some_and(|user| user.can_edit_others()),
+            others_unpublished: ctx.app.config.quirks.on(crate::quirks::Quirk::OthersUnpublishedListed),
             user: ctx.user_id(),
         }
     }
 
     /// True when what the user sees does not depend on who wrote it.
     pub fn author_blind(&self) -> bool {
-        !self.own_unpublished_only || self.allowed.iter().all(|status| *status == Status::Publish)
+        !self.own_unpublished_only || self.allowed.iter().all(|status| self.anyones(*status))
     }
 
     pub fn admits(&self, status: Status, author: Id) -> bool {
-        self.allowed.contains(&status)
-            && (status == Status::Publish || !self.own_unpublished_only || author == self.user)
+        self.allowed.contains(&status) && (self.anyones(status) || !self.own_unpublished_only || author == self.user)
+    }
+
+    /// Whether items of this status are listed whoever wrote them.
+    fn anyones(&self, status: Status) -> bool {
+        status == Status::Publish || (self.others_unpublished && status != Status::Private)
     }
 }
 
@@ -185,6 +195,60 @@ pub fn page_links(
         next: (page.number < total_pages).then(|| with_page(page.number + 1)),
         // Lists of posts answer 404 past their end, so only term lists show a page beyond it.
         previous: (page.number > 1).then(|| with_page(page.number - 1)),
+    }
+}
+
+/// The plugin's `plugin-list-links` quirk: a list's links as the plugin writes them. `rest_url`
+/// is the collection's address and `pairs` as they are, not encoded (spaces stay); the page
+/// links are the same pairs without `page`, encoded this time, and the new `page` last (none
+/// for the link back to page 1).
+///
+/// `extra` (the events list's `venue`, `organizer`, `featured`) is added to `rest_url` in a second
+/// step, as the plugin does, which encodes the pairs already there.
+pub fn plugin_links(
+    ctx: &Ctx,
+    collection: &str,
+    pairs: &[(String, String)],
+    extra: &[(String, String)],
+    page: &Page,
+    total_pages: usize,
+) -> Links {
+    let base = format!("{}/{collection}/", ctx.api_base);
+    let encode = |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>().replace('*', "%2A");
+    let raw = |(name, value): &(String, String)| format!("{name}={value}");
+    let encoded = |(name, value): &(String, String)| format!("{}={}", encode(name), encode(value));
+    let query: Vec<String> = match extra.is_empty() {
+        true => pairs.iter().map(raw).collect(),
+        false => pairs.iter().map(encoded).chain(extra.iter().map(raw)).collect(),
+    };
+    let rest_url = if query.is_empty() { base.clone() } else { format!("{base}?{}", query.join("&")) };
+    let pairs: Vec<(String, String)> = pairs.iter().chain(extra).cloned().collect();
+    let kept: Vec<String> = pairs.iter().filter(|(name, _)| name != "page").map(encoded).collect();
+    let with_page = |number: usize| {
+        let mut query = kept.clone();
+        if number > 1 {
+            query.push(format!("page={number}"));
+        }
+        if query.is_empty() {
+            base.clone()
+        } else {
+            format!("{base}?{}", query.join("&"))
+        }
+    };
+    Links {
+        rest_url,
+        next: (page.number < total_pages).then(|| with_page(page.number + 1)),
+        previous: (page.number > 1).then(|| with_page(page.number - 1)),
+    }
+}
+
+/// The `status` a plugin list link names when the request gave none: `any` for those who may
+/// write such items, else `publish`; the request's own list otherwise.
+pub fn plugin_status(ctx: &Ctx, args: &Args) -> String {
+    match args.list("status") {
+        Some(items) => items.iter().map(value_text).collect::<Vec<_>>().join(","),
+        None if ctx.user.is_some_and(|user| user.can_edit_posts()) => "any".to_string(),
+        None => "publish".to_string(),
     }
 }
 

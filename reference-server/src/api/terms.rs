@@ -130,7 +130,7 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let post_terms: Option<Vec<Id>> = post.map(|id| {
         data.events
             .get(&id)
-            .filter(|event| event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
+            .filter(|event| crate::access::links_open(ctx) || event_sight(ctx, event, Reveal::EDITORS) == Sight::Full)
             .map(|event| event.categories.iter().chain(&event.tags).copied().collect())
             .unwrap_or_default()
     });
@@ -163,7 +163,11 @@ fn list(ctx: &Ctx, request: &ApiRequest, taxonomy: Taxonomy) -> ApiResult<Reply>
     let rendered: Vec<Value> =
         terms.iter().skip(page.offset()).take(page.per_page).map(|term| view.term(term, false)).collect();
     let specs = term_list_args(request.route.resource);
-    let links = page_links(ctx, request, &args, &specs, collection(taxonomy), &page, total_pages);
+    // The plugin's `plugin-list-links` quirk: term links carry the page only.
+    let links = match ctx.app.config.quirks.on(crate::quirks::Quirk::PluginListLinks) {
+        true => crate::api::lists::plugin_links(ctx, collection(taxonomy), &[], &[], &page, total_pages),
+        false => page_links(ctx, request, &args, &specs, collection(taxonomy), &page, total_pages),
+    };
     let mut body = Map::new();
     body.insert("rest_url".into(), json!(links.rest_url));
     body.insert("total".into(), json!(total));

@@ -81,7 +81,19 @@ fn calendar_page(app: &App, lang: Option<Lang>) -> String {
 /// The request journal page (served by the admin API).
 pub fn journal_page(app: &App) -> String {
     let site_path = site_path(&app.site_url);
-    JOURNAL_HTML.replace("{{site}}", &attribute(&site_path))
+    JOURNAL_HTML
+        .replace("{{site}}", &attribute(&site_path))
+        .replace("{{quirks}}", &attribute(&quirks_line(app.config.quirks)))
+}
+
+/// Which of the plugin's quirks the server reproduces, in words, for the journal page.
+fn quirks_line(quirks: crate::quirks::Quirks) -> String {
+    let names: Vec<&str> = quirks.specs().map(|spec| spec.name).collect();
+    match crate::quirks::like_of(quirks) {
+        _ if names.is_empty() => "Answering as the reference: no quirk of the plugin is on.".to_string(),
+        Some(like) => format!("Answering like {like}, every quirk on: {}.", names.join(", ")),
+        None => format!("Quirks of the plugin on: {}.", names.join(", ")),
+    }
 }
 
 /// `/blog` for `http://host/blog`, or empty.
@@ -144,6 +156,16 @@ mod tests {
         assert_eq!(front_page_lang("/xx/"), None);
         assert_eq!(front_page_lang("/events"), None);
         assert_eq!(front_page_lang("/fr/wp-json"), None);
+    }
+
+    #[test]
+    fn the_journal_page_names_the_quirks_that_are_on() {
+        let page = |quirks| JOURNAL_HTML.replace("{{quirks}}", &attribute(&quirks_line(quirks)));
+        assert!(page(Default::default()).contains(">Answering as the reference: no quirk of the plugin is on.<"));
+        let like = page(crate::quirks::Quirks::like("plugin-6.17.2").unwrap());
+        assert!(like.contains(">Answering like plugin-6.17.2, every quirk on: tags-first-only, "), "{like}");
+        let one = page(crate::quirks::Quirks::default().with_name("draft-no-slug").unwrap());
+        assert!(one.contains(">Quirks of the plugin on: draft-no-slug.<"), "{one}");
     }
 
     #[test]

@@ -193,6 +193,7 @@ async fn its_document_is_valid_and_matches_the_routes() {
         ("GET", "/__admin/export", "/export".into(), None),
         ("GET", "/__admin/export", "/export?dates=later".into(), None),
         ("GET", "/__admin/state", "/state".into(), None),
+        ("GET", "/__admin/quirks", "/quirks".into(), None),
         ("DELETE", "/__admin/requests", "/requests".into(), None),
     ];
     for (method, documented_path, path, body) in exchanges {
@@ -301,4 +302,30 @@ async fn h17_the_clock_stays_within_the_years_dates_are_written_in() {
     let refused = reference_server::serve(reference_server::Config { clock: Some(year_zero), ..config() }).await;
     let message = refused.err().expect("refused").to_string();
     assert!(message.contains("--clock must be from 1970"), "{message}");
+}
+
+/// The admin API says which of the plugin's quirks are on: none by default, every one with
+/// `--like plugin-6.17.2`, and exactly those given with `--quirk`.
+#[tokio::test]
+async fn the_quirks_that_are_on_are_listed() {
+    let names = |body: &Value| -> Vec<String> {
+        body["on"].as_array().unwrap().iter().map(|name| name.as_str().unwrap().to_string()).collect()
+    };
+    let srv = admin_srv().await;
+    let none = admin(&srv, Method::GET, "/quirks").send().await.expect(200).clone();
+    assert_eq!((names(&none).len(), &none["like"]), (0, &Value::Null), "{none}");
+    assert_eq!(none["quirks"].as_array().unwrap().len(), reference_server::QUIRKS.len());
+    srv.server.shutdown().await;
+    let all = reference_server::Quirks::like("plugin-6.17.2").unwrap();
+    let srv = start_with(reference_server::Config { admin: true, quirks: all, ..config() }).await;
+    let like = admin(&srv, Method::GET, "/quirks").send().await.expect(200).clone();
+    assert_eq!((names(&like).len(), like["like"].as_str()), (reference_server::QUIRKS.len(), Some("plugin-6.17.2")));
+    srv.server.shutdown().await;
+    let one = reference_server::Quirks::default().with_name("tags-first-only").unwrap();
+    let srv = start_with(reference_server::Config { admin: true, quirks: one, ..config() }).await;
+    let body = admin(&srv, Method::GET, "/quirks").send().await.expect(200).clone();
+    assert_eq!((names(&body), &body["like"]), (vec!["tags-first-only".to_string()], &Value::Null), "{body}");
+    let listed = body["quirks"].as_array().unwrap();
+    assert!(listed.iter().all(|quirk| quirk["on"] == json!(quirk["name"] == json!("tags-first-only"))), "{body}");
+    srv.server.shutdown().await;
 }

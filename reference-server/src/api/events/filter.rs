@@ -4,10 +4,12 @@
 use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
+use serde_json::Value;
 
 use crate::access::{event_sight, is_protected_for, visible_organizers, visible_venue, Reveal, Sight};
 use crate::app::Ctx;
 use crate::model::{Event, Id, Taxonomy};
+use crate::quirks::Quirk;
 use crate::store::search::{self, contains_ignoring_case};
 use crate::store::{Data, Flag, IdSet};
 use crate::validate::{as_bool, as_int, value_text, Args};
@@ -104,10 +106,17 @@ impl<'a> EventFilter<'a> {
         let ids = |name: &str| -> Option<Vec<Id>> {
             args.list(name).map(|items| sorted(items.iter().filter_map(as_int).map(|id| id as Id).collect()))
         };
+        // The plugin's `tags-first-only` quirk: of tags given as an array, only the first counts.
+        let tags_first =
+            ctx.app.config.quirks.on(Quirk::TagsFirstOnly) && matches!(args.get("tags"), Some(Value::Array(_)));
         let terms = |name: &str, taxonomy: Taxonomy| -> Option<Vec<Id>> {
             args.list(name).map(|items| {
-                let ids: Vec<Id> =
-                    items.iter().filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item))).collect();
+                let taken = if tags_first && taxonomy == Taxonomy::Tag { 1 } else { items.len() };
+                let ids: Vec<Id> = items
+                    .iter()
+                    .take(taken)
+                    .filter_map(|item| data.find_term(taxonomy, ctx.lang, &value_text(item)))
+                    .collect();
                 // A category includes its descendants.
                 sorted(if taxonomy == Taxonomy::Category { data.with_descendants(&ids) } else { ids })
             })

@@ -9,7 +9,7 @@ use super::by_sets;
 use super::counted;
 use super::filter::EventFilter;
 use crate::access::{is_protected_for, Reveal};
-use crate::api::lists::{list_text, page_links, Page, StatusFilter};
+use crate::api::lists::{list_text, page_links, plugin_links, Page, StatusFilter};
 use crate::api::validated;
 use crate::api::write::parse_in;
 use crate::app::Ctx;
@@ -18,6 +18,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{ApiRequest, Reply};
 use crate::interface::{errors, EVENT_LIST_ARGS};
 use crate::model::{Event, Id};
+use crate::quirks::Quirk;
 use crate::store::timeline::whole_seconds;
 use crate::store::TimeWindow as Window;
 use crate::store::{Data, Flag, Listing, Rec};
@@ -26,21 +27,24 @@ use crate::views::{EventSnapshot, Renderer};
 
 /// The date window of a list (`store::TimeWindow`), from the request.
 impl Window {
-    fn from_args(ctx: &Ctx, args: &Args) -> Window {
+    /// `dates`: whether `start_date` and `end_date` are read (with `include` on a site with the
+    /// `include-date-window` quirk they are not, and the default window applies).
+    fn from_args(ctx: &Ctx, args: &Args, dates: bool) -> Window {
         let zone = &ctx.app.site_zone;
         let strict = args.get("strict_dates").is_some_and(is_truthy);
         let parse = |name: &str| args.get(name).and_then(|value| parse_in(ctx, &value_text(value), zone));
+        let date = |name: &str| parse(name).filter(|_| dates);
         let to_utc = |local: chrono::NaiveDateTime| zone.local_to_utc(local);
         let day_end = |local: chrono::NaiveDateTime| if strict { local } else { end_of_day(local) };
         let relative =
             ["starts_before", "starts_after", "ends_before", "ends_after"].iter().any(|name| args.given(name));
         let today = start_of_day(ctx.local_now());
-        let start = match parse("start_date") {
+        let start = match date("start_date") {
             Some(local) => Some(if strict { local } else { start_of_day(local) }),
-            None if !relative => Some(today),
+            None if !relative => Some(window_start(ctx, today)),
             None => None,
         };
-        let end = match parse("end_date") {
+        let end = match date("end_date") {
             Some(local) => Some(day_end(local)),
             None if !relative => Some(end_of_day(add_years(today, 2))),
             None => None,
@@ -54,6 +58,70 @@ impl Window {
             ends_before: parse("ends_before").map(day_end).map(to_utc),
         }
     }
+}
+
+/// An events list's link parameters as the plugin writes them (`plugin-list-links`): the page,
+/// the page size, the date window it applied (dates as the site's wall time; with `include` or
+/// `strict_dates`, the defaults as they are, yesterday 23:59:00 and two years from now), the
+/// search, the status, `post_parent`, `include`, the relative dates and `ticketed`, then
+/// `venue`, `organizer` and `featured`; the term filters are left out.
+fn plugin_pairs(ctx: &Ctx, args: &Args, page: &Page, window: &Window) -> (Pairs, Pairs) {
+    let zone = &ctx.app.site_zone;
+    let text = |at: chrono::NaiveDateTime| at.format("%Y-%m-%d %H:%M:%S").to_string();
+    let strict = args.get("strict_dates").is_some_and(is_truthy);
+    let parse = |name: &str| args.get(name).and_then(|value| parse_in(ctx, &value_text(value), zone));
+    let relative = ["starts_before", "starts_after", "ends_before", "ends_after"].iter().any(|name| args.given(name));
+    let raw_defaults = strict || args.given("include");
+    let local = |utc: Option<chrono::NaiveDateTime>| utc.map(|at| text(zone.utc_to_local(at)));
+    let now = ctx.local_now();
+    let start = match parse("start_date") {
+        Some(at) => Some(text(if strict { at } else { start_of_day(at) })),
+        None if relative => None,
+        None if raw_defaults => {
+            Some(text((now.date() - chrono::TimeDelta::days(1)).and_hms_opt(23, 59, 0).unwrap_or(now)))
+        }
+        None => local(window.start_min),
+    };
+    let end = match parse("end_date") {
+        Some(at) => Some(text(if strict { at } else { end_of_day(at) })),
+        None if relative => None,
+        None if raw_defaults => Some(text(add_years(now, 2))),
+        None => local(window.end_max),
+    };
+    // A flag that is false leaves the link (the CMS drops an argument whose value is false).
+    let flag = |value: &Value| is_truthy(value).then(|| "1".to_string());
+    let list =
+        |value: &Value| crate::validate::list_to_array(value).iter().map(value_text).collect::<Vec<_>>().join(",");
+    let mut pairs =
+        vec![("page".to_string(), page.number.to_string()), ("per_page".to_string(), page.per_page.to_string())];
+    let mut push = |name: &str, value: Option<String>| pairs.extend(value.map(|value| (name.to_string(), value)));
+    push("start_date", start);
+    push("end_date", end);
+    push("search", args.get("search").map(value_text));
+    push("status", Some(crate::api::lists::plugin_status(ctx, args)));
+    push("post_parent", args.get("post_parent").map(value_text));
+    push("include", args.get("include").map(list));
+    for name in ["starts_before", "starts_after", "ends_before", "ends_after"] {
+        push(name, parse(name).map(|at| text(if strict { at } else { end_of_day(at) })));
+    }
+    push("ticketed", args.get("ticketed").and_then(flag));
+    let extra = [("venue", args.get("venue").map(list)), ("organizer", args.get("organizer").map(list))];
+    let extra = extra.into_iter().chain([("featured", args.get("featured").and_then(flag))]);
+    (pairs, extra.filter_map(|(name, value)| Some((name.to_string(), value?))).collect())
+}
+
+/// Names and values of a link's query, in order.
+type Pairs = Vec<(String, String)>;
+
+/// Where the default window starts: today, or with the plugin's `window-from-yesterday` quirk
+/// the start of the site's day that holds 23:59 UTC yesterday (yesterday at or west of UTC).
+fn window_start(ctx: &Ctx, today: chrono::NaiveDateTime) -> chrono::NaiveDateTime {
+    if !ctx.app.config.quirks.on(Quirk::WindowFromYesterday) {
+        return today;
+    }
+    let yesterday = ctx.now.date() - chrono::TimeDelta::days(1);
+    let late = yesterday.and_hms_opt(23, 59, 0).unwrap_or(ctx.now);
+    start_of_day(ctx.app.site_zone.utc_to_local(late))
 }
 
 fn add_years(at: chrono::NaiveDateTime, years: i32) -> chrono::NaiveDateTime {
@@ -75,10 +143,15 @@ pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
     let include: Option<Vec<Id>> =
         args.list("include").map(|items| items.iter().filter_map(as_int).map(|id| id as Id).collect());
     let selected = Selected { ctx, data: &data, filter: &filter, statuses: &statuses, page: &page };
-    // `include` lists the candidates and sets no date window.
+    // `include` lists the candidates and sets no date window (the plugin: the default one).
+    let quirks = ctx.app.config.quirks;
+    let by_publication = quirks.on(Quirk::IncludeByPublication);
     let (ids, total) = match include {
-        Some(ids) => selected.of_candidates(ids, None),
-        None => selected.in_window(&Window::from_args(ctx, &args)),
+        Some(ids) if quirks.on(Quirk::IncludeDateWindow) => {
+            selected.of_candidates(ids, Some(&Window::from_args(ctx, &args, false)), by_publication)
+        }
+        Some(ids) => selected.of_candidates(ids, None, by_publication),
+        None => selected.in_window(&Window::from_args(ctx, &args, true)),
     };
     let matched: Vec<&Arc<Rec<Event>>> = ids.iter().filter_map(|id| data.events.get(id)).collect();
     let total_pages = page.total_pages(total);
@@ -91,7 +164,14 @@ pub(super) fn list(ctx: &Ctx, request: &ApiRequest) -> ApiResult<Reply> {
         .map(|event| EventSnapshot::take(ctx, &data, event, is_protected_for(ctx, &event.post, reveal), false))
         .collect();
     drop(data);
-    let links = page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages);
+    let links = match quirks.on(Quirk::PluginListLinks) {
+        true => {
+            let window = Window::from_args(ctx, &args, true);
+            let (pairs, extra) = plugin_pairs(ctx, &args, &page, &window);
+            plugin_links(ctx, "events", &pairs, &extra, &page, total_pages)
+        }
+        false => page_links(ctx, request, &args, EVENT_LIST_ARGS, "events", &page, total_pages),
+    };
     let renderer = Renderer::new(ctx);
     let body =
         list_text("events", &snapshots, &links, total, total_pages, |out, snapshot| renderer.event(out, snapshot));
@@ -168,7 +248,7 @@ impl Selected<'_> {
             return (found, false);
         }
         let found = match self.filter.linked_candidates(self.data) {
-            Some(ids) => self.of_candidates(ids, Some(window)),
+            Some(ids) => self.of_candidates(ids, Some(window), false),
             None => self.walk(window),
         };
         (found, false)
@@ -226,7 +306,8 @@ impl Selected<'_> {
     }
 
     /// The candidates that pass, in list order: only those up to the page are sorted.
-    fn of_candidates(&self, mut ids: Vec<Id>, window: Option<&Window>) -> (Vec<Id>, usize) {
+    /// `by_publication`: ordered by publication date, not by start (`include` on the plugin).
+    fn of_candidates(&self, mut ids: Vec<Id>, window: Option<&Window>, by_publication: bool) -> (Vec<Id>, usize) {
         let (ctx, data, statuses) = (self.ctx, self.data, self.statuses);
         let admits = |event: &Event| {
             event.post.lang == ctx.lang
@@ -241,7 +322,7 @@ impl Selected<'_> {
             .iter()
             .filter_map(|id| data.events.get(id))
             .filter(|event| admits(event))
-            .map(|event| (event.start, event.post.id))
+            .map(|event| (if by_publication { event.post.date } else { event.start }, event.post.id))
             .collect();
         let end = self.page.offset().saturating_add(self.page.per_page).min(passing.len());
         if end > 0 {

@@ -6,6 +6,7 @@ use crate::app::Ctx;
 use crate::error::{ApiError, ApiResult};
 use crate::interface::{errors, ErrorKind};
 use crate::model::{Id, Organizer, Post, PostKind, Status, Venue};
+use crate::quirks::Quirk;
 use crate::store::{Changes, Data, SlugKind};
 use crate::validate::{as_int, as_number, is_truthy, value_text, Args};
 
@@ -38,7 +39,12 @@ pub fn could_not_create(kind: PostKind) -> ErrorKind {
 /// Creates a venue or organizer, or returns the existing one the arguments describe exactly
 /// (among those the caller may read).
 pub fn plan_create(planner: &mut Planner, args: &Args, kind: PostKind) -> ApiResult<Id> {
-    if let Some(existing) = duplicate_of(planner.ctx, planner.data, planner.changes_ref(), args, kind) {
+    if planner.ctx.app.config.quirks.on(Quirk::LooseDuplicates) {
+        if let Some(existing) = loose_duplicate_of(planner, args, kind) {
+            overwrite(planner, args, kind, existing);
+            return Ok(existing);
+        }
+    } else if let Some(existing) = duplicate_of(planner.ctx, planner.data, planner.changes_ref(), args, kind) {
         return Ok(existing);
     }
     let id = planner.post_id();
@@ -82,6 +88,9 @@ pub fn plan_update(planner: &mut Planner, args: &Args, kind: PostKind, id: Id) -
             let mut venue =
                 data.venues.get(&id).map(|v| Venue::clone(v)).ok_or_else(|| ApiError::invalid_param("id"))?;
             planner.update_post(&mut venue.post, args, name_key(kind), slug_kind(kind))?;
+            if planner.ctx.app.config.quirks.on(Quirk::UpdateResets) {
+                reset_venue(&mut venue, args);
+            }
             apply_venue_fields(planner.ctx, &mut venue, args);
             planner.changes().venues.push(venue);
         }
@@ -136,6 +145,24 @@ fn apply_venue_fields(ctx: &Ctx, venue: &mut Venue, args: &Args) {
     }
 }
 
+/// The plugin's `update-resets` quirk on a venue: the map flags an update leaves out go back to
+/// their default, and a `stateprovince` it leaves out is derived again from the address it gives.
+fn reset_venue(venue: &mut Venue, args: &Args) {
+    if !args.given("show_map") {
+        venue.show_map = None;
+    }
+    if !args.given("show_map_link") {
+        venue.show_map_link = None;
+    }
+    let address = ["state", "province", "country"].iter().any(|key| args.given(key));
+    if address && !args.given("stateprovince") {
+        let us = matches!(args.str("country").unwrap_or(&venue.country), "" | "US" | "United States");
+        let state = args.str("state").unwrap_or(&venue.state);
+        let province = args.str("province").unwrap_or(&venue.province);
+        venue.stateprovince = if !state.is_empty() && us { state.into() } else { province.into() };
+    }
+}
+
 /// On create, the plugin fills an empty `stateprovince` from `state` or `province` (an update
 /// never re-derives it, Part A 28).
 fn derive_on_create(venue: &mut Venue) {
@@ -150,6 +177,57 @@ fn apply_organizer_fields(organizer: &mut Organizer, args: &Args) {
     for (key, field) in organizer.text_fields_mut() {
         if let Some(value) = args.get(key) {
             *field = value_text(value).trim().into();
+        }
+    }
+}
+
+/// The plugin's `loose-duplicates` quirk: an item of the same name (letter case aside), and of
+/// the same description when the request gives one, is the duplicate, whoever may read it and
+/// whatever its status but the trash; the oldest when several match.
+fn loose_duplicate_of(planner: &Planner, args: &Args, kind: PostKind) -> Option<Id> {
+    let (ctx, data) = (planner.ctx, planner.data);
+    let same = |given: &str, have: &str| given.trim().to_lowercase() == have.trim().to_lowercase();
+    let name = args.get(name_key(kind)).map(value_text)?;
+    let description = args.get("description").map(value_text).filter(|text| !text.is_empty());
+    let fits =
+        |post: &Post| post.status != Status::Trash && description.as_ref().is_none_or(|text| same(text, &post.content));
+    let stored = data.titled(kind, ctx.lang, &name).filter(|id| data.post(*id).is_some_and(fits));
+    let pending = planner.changes_ref();
+    let planned: Vec<Id> = match kind {
+        PostKind::Venue => pending
+            .venues
+            .iter()
+            .map(|item| &item.post)
+            .filter(|p| same(&name, &p.title) && fits(p))
+            .map(|p| p.id)
+            .collect(),
+        _ => pending
+            .organizers
+            .iter()
+            .map(|item| &item.post)
+            .filter(|p| same(&name, &p.title) && fits(p))
+            .map(|p| p.id)
+            .collect(),
+    };
+    stored.chain(planned).min()
+}
+
+/// With `loose-duplicates`: the fields of the item's own settings that the request gives are
+/// written over the duplicate found (its name, description and status stay).
+fn overwrite(planner: &mut Planner, args: &Args, kind: PostKind, id: Id) {
+    let data = planner.data;
+    match kind {
+        PostKind::Venue => {
+            if let Some(mut venue) = data.venues.get(&id).map(|v| Venue::clone(v)) {
+                apply_venue_fields(planner.ctx, &mut venue, args);
+                planner.changes().venues.push(venue);
+            }
+        }
+        _ => {
+            if let Some(mut organizer) = data.organizers.get(&id).map(|o| Organizer::clone(o)) {
+                apply_organizer_fields(&mut organizer, args);
+                planner.changes().organizers.push(organizer);
+            }
         }
     }
 }

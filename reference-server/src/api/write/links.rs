@@ -54,7 +54,10 @@ impl Planner<'_> {
     }
 
     fn new_term(&mut self, taxonomy: Taxonomy, name: &str) -> ApiResult<Id> {
+        // The plugin's `terms-for-writers` quirk: whoever may write the event creates them.
+        let for_writers = self.ctx.app.config.quirks.on(crate::quirks::Quirk::TermsForWriters);
         let may = self.ctx.user.is_some_and(|user| match taxonomy {
+            _ if for_writers => true,
             Taxonomy::Category => user.can_manage_categories(),
             Taxonomy::Tag => user.can_manage_tags(),
         });

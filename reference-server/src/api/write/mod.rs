@@ -22,6 +22,7 @@ use crate::dates::{parse_datetime, Zone};
 use crate::error::{ApiError, ApiResult};
 use crate::interface::errors;
 use crate::model::{Id, Image, Lang, Post, Status, Trashed};
+use crate::quirks::Quirk;
 use crate::store::{Changes, Data, SlugKind};
 use crate::text::{sanitize_slug, sanitize_title};
 use crate::validate::{as_int, image_url_extension, Args};
@@ -124,6 +125,7 @@ impl<'a> Planner<'a> {
         }
         let wanted = match args.str("slug").filter(|slug| !slug.is_empty()) {
             Some(slug) => sanitize_slug(slug),
+            None if slugless(ctx, kind, post.status) => return Ok(post),
             None => sanitize_title(&post.title),
         };
         post.slug = self.slug(kind, post.lang, &wanted, id);
@@ -139,13 +141,15 @@ impl<'a> Planner<'a> {
         if let Some(title) = args.str(title_key) {
             post.title = crate::text::php_trim(title).into();
         }
-        if let Some(description) = args.get("description") {
+        // The plugin's `organizer-description-kept` quirk: an organizer's description sent empty stays.
+        let kept = kind == SlugKind::Organizer && ctx.app.config.quirks.on(Quirk::OrganizerDescriptionKept);
+        if let Some(description) = args.get("description").filter(|d| !(kept && d.as_str() == Some(""))) {
             post.content = description.as_str().unwrap_or("").into();
         }
         if let Some(excerpt) = args.get("excerpt") {
             post.excerpt = excerpt.as_str().unwrap_or("").into();
         }
-        let requested = args.str("status").and_then(Status::parse);
+        let requested = args.str("status").and_then(Status::parse).or_else(|| default_status(ctx));
         let before = post.status;
         let was_trashed = before == Status::Trash;
         apply_dates_and_status(ctx, post, args, requested, false);
@@ -161,7 +165,7 @@ impl<'a> Planner<'a> {
         }
         if let Some(slug) = args.str("slug").filter(|slug| !slug.is_empty()) {
             post.slug = self.slug(kind, post.lang, &sanitize_slug(slug), post.id);
-        } else if post.slug.is_empty() && post.status != Status::Trash {
+        } else if post.slug.is_empty() && post.status != Status::Trash && !slugless(ctx, kind, post.status) {
             post.slug = self.slug(kind, post.lang, &sanitize_title(&post.title), post.id);
         }
         post.modified = ctx.local_now();
@@ -186,12 +190,28 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The plugin's `draft-no-slug` quirk: an event that is a draft or pending gets no slug from its
+/// title (it gets one when it is published).
+fn slugless(ctx: &Ctx, kind: SlugKind, status: Status) -> bool {
+    kind == SlugKind::Event
+        && matches!(status, Status::Draft | Status::Pending)
+        && ctx.app.config.quirks.on(Quirk::DraftNoSlug)
+}
+
+/// The plugin's `update-resets` quirk: an update without `status` asks for `publish` from those
+/// who may publish, `draft` from anyone else.
+fn default_status(ctx: &Ctx) -> Option<Status> {
+    let can_publish = ctx.user.is_some_and(|user| user.can_publish());
+    ctx.app.config.quirks.on(Quirk::UpdateResets).then_some(if can_publish { Status::Publish } else { Status::Draft })
+}
+
 /// The author: the current user, or another user for those who may edit others' posts.
 fn author_of(ctx: &Ctx, args: &Args) -> ApiResult<Id> {
     let own = ctx.user_id();
     match args.int("author") {
         Some(author) if author as Id != own => {
-            if ctx.user.is_some_and(|user| user.can_edit_others()) {
+            // The plugin's `any-author` quirk: anyone who may write the item names any user.
+            if ctx.user.is_some_and(|user| user.can_edit_others()) || ctx.app.config.quirks.on(Quirk::AnyAuthor) {
                 Ok(author as Id)
             } else {
                 Err(ApiError::of(&errors::CANNOT_EDIT_OTHERS).because(crate::reasons::other_author(ctx, author)))
@@ -220,6 +240,8 @@ fn apply_dates_and_status(ctx: &Ctx, post: &mut Post, args: &Args, requested: Op
     let status = match requested {
         None if creating => Some(if can_publish { Status::Publish } else { Status::Draft }),
         None => None,
+        // The plugin's `contributor-private` quirk: `private` is stored as asked.
+        Some(Status::Private) if ctx.app.config.quirks.on(Quirk::ContributorPrivate) => Some(Status::Private),
         Some(Status::Publish | Status::Future | Status::Private) if !can_publish => Some(Status::Pending),
         Some(Status::Publish | Status::Future) => {
             let publication = post.date_utc.unwrap_or_else(|| zone.local_to_utc(post.date));
