@@ -338,21 +338,28 @@ fn finds(fault: Fault, seed: u64, max_steps: u64) {
     assert_eq!(code, 0, "the case passes against a correct server:\n{output}\n{report}");
 }
 
+/// `conformance explore` against `base_url` with every role's credentials, `args` and `--out`:
+/// its exit code and standard output.
+fn explore_with(base_url: &str, args: &[&str], out: &Path) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .args(["explore", "--base-url", base_url])
+        .args(args)
+        .args(auth_args())
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 /// `--no-shrink`: the site's time goes to exploring; the raw sequence up to the difference is
 /// written, and it replays (fails on the faulty server, passes on a correct one).
 #[test]
 fn no_shrink_writes_the_raw_sequence_and_it_replays() {
     let stack = stack(Some(Fault::LoneEndDateIgnored));
     let out = common::temp("explore-no-shrink");
-    let output = Command::new(env!("CARGO_BIN_EXE_conformance"))
-        .args(["explore", "--base-url", &stack.base_url, "--steps", "2000", "--no-shrink"])
-        .args(auth_args())
-        .arg("--out")
-        .arg(&*out)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let (code, stdout) = explore_with(&stack.base_url, &["--steps", "2000", "--no-shrink"], &out);
+    assert_eq!(code, Some(1), "{stdout}");
     assert!(stdout.contains("not shrunk (--no-shrink)") && !stdout.contains("shrunk from"), "{stdout}");
     assert!(stdout.contains("1 of 1 distinct difference(s) not shrunk"), "{stdout}");
     let line = stdout.lines().find(|l| l.contains(" (should): ") || l.contains(" (must): ")).unwrap();
@@ -376,16 +383,9 @@ fn tags_keeping_only_their_first_is_found() {
 fn keep_going_shrinks_each_distinct_difference_once_and_summarises() {
     let stack = stack(Some(Fault::TagsFirstOnly));
     let out = common::temp("explore-keep-going");
-    let output = Command::new(env!("CARGO_BIN_EXE_conformance"))
-        .args(["explore", "--base-url", &stack.base_url, "--steps", "300", "--keep-going"])
-        .args(["--shrink-budget", "1000", "--shrink-time", "1s"])
-        .args(auth_args())
-        .arg("--out")
-        .arg(&*out)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "the differences fail the run:\n{stdout}");
+    let args = ["--steps", "300", "--keep-going", "--shrink-budget", "1000", "--shrink-time", "1s"];
+    let (code, stdout) = explore_with(&stack.base_url, &args, &out);
+    assert_eq!(code, Some(1), "the differences fail the run:\n{stdout}");
     assert!(stdout.contains("300 steps in"), "it went on to the end:\n{stdout}");
     assert!(stdout.contains("steps/s exploring") && stdout.contains("s of shrinking"), "{stdout}");
     let distinct = number_after(&stdout, "distinct differences (").unwrap();
