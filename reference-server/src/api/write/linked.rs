@@ -40,7 +40,7 @@ pub fn could_not_create(kind: PostKind) -> ErrorKind {
 /// (among those the caller may read).
 pub fn plan_create(planner: &mut Planner, args: &Args, kind: PostKind) -> ApiResult<Id> {
     if planner.ctx.app.config.quirks.on(Quirk::LooseDuplicates) {
-        if let Some(existing) = loose_duplicate_of(planner, args, kind) {
+        if let Some(existing) = super::loose::loose_duplicate_of(planner, args, kind, name_key(kind)) {
             overwrite(planner, args, kind, existing);
             return Ok(existing);
         }
@@ -179,37 +179,6 @@ fn apply_organizer_fields(organizer: &mut Organizer, args: &Args) {
             *field = value_text(value).trim().into();
         }
     }
-}
-
-/// The plugin's `loose-duplicates` quirk: an item of the same name (letter case aside), and of
-/// the same description when the request gives one, is the duplicate, whoever may read it and
-/// whatever its status but the trash; the oldest when several match.
-fn loose_duplicate_of(planner: &Planner, args: &Args, kind: PostKind) -> Option<Id> {
-    let (ctx, data) = (planner.ctx, planner.data);
-    let same = |given: &str, have: &str| given.trim().to_lowercase() == have.trim().to_lowercase();
-    let name = args.get(name_key(kind)).map(value_text)?;
-    let description = args.get("description").map(value_text).filter(|text| !text.is_empty());
-    let fits =
-        |post: &Post| post.status != Status::Trash && description.as_ref().is_none_or(|text| same(text, &post.content));
-    let stored = data.titled(kind, ctx.lang, &name).filter(|id| data.post(*id).is_some_and(fits));
-    let pending = planner.changes_ref();
-    let planned: Vec<Id> = match kind {
-        PostKind::Venue => pending
-            .venues
-            .iter()
-            .map(|item| &item.post)
-            .filter(|p| same(&name, &p.title) && fits(p))
-            .map(|p| p.id)
-            .collect(),
-        _ => pending
-            .organizers
-            .iter()
-            .map(|item| &item.post)
-            .filter(|p| same(&name, &p.title) && fits(p))
-            .map(|p| p.id)
-            .collect(),
-    };
-    stored.chain(planned).min()
 }
 
 /// With `loose-duplicates`: the fields of the item's own settings that the request gives are

@@ -10,6 +10,7 @@
 pub mod event;
 pub mod linked;
 mod links;
+mod loose;
 pub mod term;
 
 use std::collections::HashSet;
