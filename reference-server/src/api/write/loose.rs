@@ -20,21 +20,10 @@ pub(super) fn loose_duplicate_of(planner: &Planner, args: &Args, kind: PostKind,
         |post: &Post| post.status != Status::Trash && description.as_ref().is_none_or(|text| same(text, &post.content));
     let stored = data.titled(kind, ctx.lang, &name).filter(|id| data.post(*id).is_some_and(fits));
     let pending = planner.changes_ref();
-    let planned: Vec<Id> = match kind {
-        PostKind::Venue => pending
-            .venues
-            .iter()
-            .map(|item| &item.post)
-            .filter(|p| same(&name, &p.title) && fits(p))
-            .map(|p| p.id)
-            .collect(),
-        _ => pending
-            .organizers
-            .iter()
-            .map(|item| &item.post)
-            .filter(|p| same(&name, &p.title) && fits(p))
-            .map(|p| p.id)
-            .collect(),
+    let made: Vec<&Post> = match kind {
+        PostKind::Venue => pending.venues.iter().map(|item| &item.post).collect(),
+        _ => pending.organizers.iter().map(|item| &item.post).collect(),
     };
+    let planned = made.into_iter().filter(|p| same(&name, &p.title) && fits(p)).map(|p| p.id);
     stored.chain(planned).min()
 }
