@@ -45,12 +45,21 @@ pub struct Trial {
     pub name: String,
     /// Printed before the name in brackets (the case's level), empty for none.
     pub kind: &'static str,
+    /// How long the trial is expected to take, in any unit (a case: the requests it sends one
+    /// after another). The heaviest start first, so that a long case does not start last and
+    /// keep the run waiting on it alone.
+    weight: u64,
     job: Job,
 }
 
 impl Trial {
     pub fn new(name: String, kind: &'static str, job: impl FnOnce() -> Verdict + Send + 'static) -> Trial {
-        Trial { name, kind, job: Box::new(job) }
+        Trial { name, kind, weight: 0, job: Box::new(job) }
+    }
+
+    /// This trial with `weight` (see [`Trial`]'s field).
+    pub fn weighted(self, weight: u64) -> Trial {
+        Trial { weight, ..self }
     }
 }
 
@@ -125,6 +134,9 @@ pub fn run_to(options: &Options, trials: Vec<Trial>, filtered_out: usize, out: &
     let mut printer = Printer::new(options, &trials);
     printer.title(out, trials.len());
     let total = trials.len();
+    let mut trials = trials;
+    // Longest first (stable: equal weights keep their order), so the last to start are short.
+    trials.sort_by_key(|t| std::cmp::Reverse(t.weight));
     let queue: Vec<Mutex<Option<Trial>>> = trials.into_iter().map(|t| Mutex::new(Some(t))).collect();
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<(String, &'static str, Verdict)>();
@@ -343,6 +355,26 @@ mod tests {
         let first = text.lines().next().unwrap();
         assert!(first.len() <= 80, "{first:?}");
         assert!(first.starts_with("test [must] a::short    ") && first.ends_with(" ... ok"), "{first:?}");
+    }
+
+    #[test]
+    fn the_heaviest_trials_start_first_and_equal_weights_keep_their_order() {
+        let started = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let trials: Vec<Trial> = [("a", 1), ("b", 0), ("c", 525), ("d", 1), ("e", 40)]
+            .into_iter()
+            .map(|(name, weight)| {
+                let started = started.clone();
+                Trial::new(name.to_string(), "", move || {
+                    started.lock().unwrap().push(name);
+                    Verdict::Passed
+                })
+                .weighted(weight)
+            })
+            .collect();
+        let options = Options { format: Format::Terse, color: false, threads: 1, width: None };
+        let c = run_to(&options, trials, 0, &mut Vec::new());
+        assert_eq!(c.passed, 5);
+        assert_eq!(*started.lock().unwrap(), ["c", "e", "a", "d", "b"]);
     }
 
     #[test]

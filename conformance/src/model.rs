@@ -115,6 +115,23 @@ pub struct Case {
     pub cleanup: Vec<Step>,
 }
 
+impl Case {
+    /// About how many requests the case sends one after another: a `repeat` step counts its
+    /// iterations over its `concurrency`, a `foreach` step as ten. The runner starts the
+    /// heaviest cases first.
+    pub fn sequential_requests(&self) -> u64 {
+        let step = |s: &Step| {
+            let each = match (s.repeat, &s.foreach) {
+                (Some(n), _) => n,
+                (None, Some(_)) => 10,
+                (None, None) => 1,
+            };
+            each.div_ceil(s.concurrency.unwrap_or(1).max(1) as u64).max(1)
+        };
+        self.steps.iter().chain(&self.cleanup).map(step).sum()
+    }
+}
+
 /// One request and what must come back.
 #[derive(Debug)]
 pub struct Step {

@@ -360,8 +360,9 @@ fn select(cli: &Cli, shared: &Arc<Shared>, loaded: Vec<Loaded>, rerun: Option<&B
                         selection.skipped_for_credentials += 1;
                     }
                     let shared = shared.clone();
-                    let (name, level) = (case.name.clone(), case.level);
-                    selection.trials.push(Trial::new(name, level.name(), move || trial::run(&shared, case, skip)));
+                    let (name, level, weight) = (case.name.clone(), case.level, case.sequential_requests());
+                    let trial = Trial::new(name, level.name(), move || trial::run(&shared, case, skip));
+                    selection.trials.push(trial.weighted(weight));
                 }
             }
         }
