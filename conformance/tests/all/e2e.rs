@@ -790,7 +790,8 @@ fn a_dropped_connection_names_the_request_before_it_on_that_connection() {
     let addr = one_request_per_connection_server();
     let dir = temp("earlier-request");
     std::fs::create_dir_all(&dir).unwrap();
-    let cases = "level: must\nspec: [\"4.2\"]\ncases:\n  - name: one\n    steps: [{request: {path: /events}, expect: {status: 2xx}}]\n  - name: two\n    steps: [{request: {path: /venues}, expect: {status: 2xx}}, {request: {path: /events}, expect: {status: 2xx}}]\n";
+    // Two steps each: the runner starts the heaviest cases first, equal ones in file order.
+    let cases = "level: must\nspec: [\"4.2\"]\ncases:\n  - name: one\n    steps: [{request: {path: /events}, expect: {status: 2xx}}, {request: {path: /events}, expect: {status: 2xx}}]\n  - name: two\n    steps: [{request: {path: /venues}, expect: {status: 2xx}}, {request: {path: /events}, expect: {status: 2xx}}]\n";
     std::fs::write(dir.join("k.yaml"), cases).unwrap();
     let base = format!("http://{addr}/wp-json");
     let args = ["--cases", dir.to_str().unwrap(), "--base-url", &base, "--test-threads", "1", "--timeout", "5"];
