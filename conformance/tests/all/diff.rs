@@ -1,5 +1,5 @@
 //! `conformance diff` against reference servers started in-process: two identical servers agree
-//! on every exchange of the whole suite, and two servers started with different flags (a site
+//! on every exchange of the suite outside its generated text cases, and two servers started with different flags (a site
 //! time zone on one side, no geolocation extension on the other) differ exactly where those
 //! flags show, and nowhere else.
 //!
@@ -77,21 +77,24 @@ fn percent(report: &Value, aspect: &str) -> f64 {
 }
 
 #[test]
-fn two_identical_servers_agree_on_every_exchange() {
+fn two_identical_servers_agree_on_every_exchange_outside_the_text_cases() {
     let runtime = runtime();
     let (a, b) = (start(&runtime, |_| {}), start(&runtime, |_| {}));
     let json = temp("same.json");
     // The two servers' clocks are the machine's, and B answers each request after A: on a
     // loaded machine (a debug build rendering a 2 MiB body) the same write was seen stamped 8 s
     // apart. That is not a difference between the implementations, so the tolerance is wide.
-    let (code, stdout, report) = diff(&a, &b, &json, &["--fail-on-difference", "--clock-tolerance", "120"]);
+    // Outside the generated text cases (60 % of the requests, every one a create or a read of
+    // the routes the other folders use); the next test compares the whole suite.
+    let args = ["--fail-on-difference", "--clock-tolerance", "120", "--skip", "text/"];
+    let (code, stdout, report) = diff(&a, &b, &json, &args);
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(findings(&report), BTreeSet::new(), "{stdout}");
     for aspect in ["status", "code", "keys", "values", "headers"] {
         assert_eq!(percent(&report, aspect), 100.0, "{aspect}: {stdout}");
     }
     let exchanges = report["summary"]["exchanges"].as_u64().unwrap();
-    assert!(exchanges > 2500, "the whole suite sends some 3000 requests, not {exchanges}");
+    assert!(exchanges > 4000, "the cases outside text/ send some 5000 requests, not {exchanges}");
     assert_eq!(report["summary"]["code"]["of"].as_u64().map(|n| n > 300), Some(true), "refusals are compared too");
     assert!(report["id_pairs"].as_array().unwrap().len() > 500, "the created objects' IDs were paired");
     // Besides the cases that need an empty store (these servers have no reset command), only

@@ -531,6 +531,11 @@ fn run_must(stack: &Stack, name: &str) -> Value {
 
 /// Runs the cases of LEVEL (a `--level` value) through the layer; the JSON report.
 fn run_level(stack: &Stack, name: &str, level: &str) -> Value {
+    run_selected(stack, name, level, &[])
+}
+
+/// [`run_level`] with more of the runner's selection options (`--skip FOLDER/`).
+fn run_selected(stack: &Stack, name: &str, level: &str, selection: &[&str]) -> Value {
     let dir = common::temp(name);
     let report = dir.join("report.json");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_conformance"));
@@ -539,6 +544,7 @@ fn run_level(stack: &Stack, name: &str, level: &str) -> Value {
     for user in reference_server::UserSpec::defaults() {
         command.arg("--auth").arg(format!("{}={}:{}", user.role.name(), user.name, user.password));
     }
+    command.args(selection);
     let output = command.arg("--json").arg(&report).output().expect("the conformance binary runs");
     let text = std::fs::read_to_string(&report).unwrap_or_else(|e| {
         panic!(
@@ -617,14 +623,18 @@ fn a_create_answered_200() {
 /// the other levels that fail (beyond those a layer in front fails alone: the reference server's
 /// /doc names its own address) are the ones about the 201, their names say so, and each fails on
 /// its status alone. Every other should or may case still shows its own differences.
+///
+/// The generated text cases (`text/`, 60 % of the suite's requests) are left out: each creates
+/// its items with a status class, which `spec_refs`' lint checks of every case file without
+/// running it (`a 201 in a case not about it`).
 #[test]
 fn a_create_answered_200_fails_only_the_cases_about_the_201() {
     let failing = |layer: Layer, name: &str| {
         let stack = stack(layer);
-        let report = run_level(&stack, name, "should,may");
+        let report = run_selected(&stack, name, "should,may", &["--skip", "text/"]);
         drop(stack.runtime);
         let cases = report["cases"].as_array().cloned().expect("cases");
-        assert!(cases.iter().filter(|c| c["outcome"] == "passed").count() > 600, "too few cases passed");
+        assert!(cases.iter().filter(|c| c["outcome"] == "passed").count() > 500, "too few cases passed");
         cases.into_iter().filter(|c| c["outcome"] == "failed").collect::<Vec<Value>>()
     };
     let alone: Vec<Value> = failing(Layer(Vec::new()), "none-should-may");
