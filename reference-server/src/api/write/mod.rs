@@ -238,16 +238,24 @@ fn apply_dates_and_status(ctx: &Ctx, post: &mut Post, args: &Args, requested: Op
         post.date = zone.utc_to_local(date_utc);
     }
     let can_publish = ctx.user.is_some_and(|user| user.can_publish());
+    // `publish` with a publication date still ahead schedules the item.
+    let scheduled = |post: &Post| {
+        let publication = post.date_utc.unwrap_or_else(|| zone.local_to_utc(post.date));
+        if date.is_some() && publication > ctx.now {
+            Status::Future
+        } else {
+            Status::Publish
+        }
+    };
     let status = match requested {
-        None if creating => Some(if can_publish { Status::Publish } else { Status::Draft }),
+        // A create without status is `publish` from those who may publish, so a date ahead
+        // schedules it too (S3.3); `draft` from anyone else.
+        None if creating => Some(if can_publish { scheduled(post) } else { Status::Draft }),
         None => None,
         // The plugin's `contributor-private` quirk: `private` is stored as asked.
         Some(Status::Private) if ctx.app.config.quirks.on(Quirk::ContributorPrivate) => Some(Status::Private),
         Some(Status::Publish | Status::Future | Status::Private) if !can_publish => Some(Status::Pending),
-        Some(Status::Publish | Status::Future) => {
-            let publication = post.date_utc.unwrap_or_else(|| zone.local_to_utc(post.date));
-            Some(if date.is_some() && publication > ctx.now { Status::Future } else { Status::Publish })
-        }
+        Some(Status::Publish | Status::Future) => Some(scheduled(post)),
         Some(other) => Some(other),
     };
     if let Some(status) = status {
