@@ -43,6 +43,10 @@ pub struct Decision {
     pub a_values: &'static [&'static str],
     /// The reference's value is one of these (`absent`: an item or key it does not have).
     pub b_values: &'static [&'static str],
+    /// The decision leaves the item in another state on each side (a write the two sides store
+    /// differently): every later answer about it differs as a consequence, so explore stops
+    /// judging it from there on.
+    pub changes_item: bool,
 }
 
 const NONE: Decision = Decision {
@@ -58,13 +62,18 @@ const NONE: Decision = Decision {
     by_slug: false,
     a_values: &[],
     b_values: &[],
+    changes_item: false,
 };
 
 const POSTS: &[Resource] = &[Resource::Events, Resource::Venues, Resource::Organizers];
 const LINKS: &[&str] = &["rest_url", "next_rest_url", "previous_rest_url"];
-/// The event fields real sites reset when an update leaves them out (S6.6), and the status
-/// they publish.
+/// The fields real sites reset when an update leaves them out (S6.6: an event's flags, all-day,
+/// website, cost, zone and organizers; a venue's map flags and its state or province derived
+/// again), and the status they publish.
 const RESET_ON_UPDATE: &[&str] = &[
+    "cost",
+    "organizer",
+    "stateprovince",
     "show_map",
     "show_map_link",
     "hide_from_listings",
@@ -139,11 +148,12 @@ pub const DECISIONS: &[Decision] = &[
     Decision {
         section: "D16",
         what: "an update changes only what it carries",
-        resources: &[Resource::Events],
+        resources: POSTS,
         ops: &[Op::Update],
-        kinds: &[Kind::Value, Kind::Key],
+        kinds: &[Kind::Value, Kind::Key, Kind::Item],
         fields: RESET_ON_UPDATE,
         uncarried: true,
+        changes_item: true,
         ..NONE
     },
     Decision { section: "D24", what: "the event password is a write field", fields: &["password"], ..NONE },
@@ -160,6 +170,7 @@ pub const DECISIONS: &[Decision] = &[
         fields: &["status"],
         carries: &["status=private"],
         a_values: &["\"private\""],
+        changes_item: true,
         ..NONE
     },
     Decision {
@@ -170,6 +181,7 @@ pub const DECISIONS: &[Decision] = &[
         kinds: &[Kind::Value, Kind::Key],
         fields: &["description"],
         carries: &["description="],
+        changes_item: true,
         ..NONE
     },
 ];
@@ -260,6 +272,12 @@ mod tests {
         let carried = step(Resource::Events, Op::Update, "editor", Some(json!({"featured": true})), &[]);
         assert_eq!(section(&carried, &difference("$.featured", Kind::Value, "false")), None);
         assert_eq!(section(&update, &difference("$.end_date", Kind::Value, "\"x\"")), None, "dates are should");
+        assert_eq!(section(&update, &difference("$.cost", Kind::Value, "\"\"")), Some("D16"));
+        assert_eq!(section(&update, &difference("$.organizer[0]", Kind::Item, "absent")), Some("D16"));
+        let venue = step(Resource::Venues, Op::Update, "editor", Some(json!({"venue": "v"})), &[]);
+        assert_eq!(section(&venue, &difference("$.stateprovince", Kind::Key, "absent")), Some("D16"));
+        assert_eq!(section(&venue, &difference("$.status", Kind::Value, "\"publish\"")), Some("D16"));
+        assert_eq!(section(&venue, &difference("$.city", Kind::Value, "\"c\"")), None, "not reset");
         let private = json!({"status": "private"});
         let contributor = step(Resource::Venues, Op::Create, "contributor", Some(private.clone()), &[]);
         assert_eq!(section(&contributor, &difference("$.status", Kind::Value, "\"private\"")), Some("D30"));

@@ -191,9 +191,10 @@ pub fn counts_items(step: &Step, difference: &Difference) -> bool {
 #[derive(Default)]
 pub struct Explained {
     seen: BTreeMap<(String, u64, String), &'static str>,
-    /// The last exchange judged had a decision change an item's `status` (D16 publishing a
-    /// pending event): the item's two sides diverged from there on.
-    pub status_decided: bool,
+    /// The last exchange judged had a decision leave its item in another state on each side
+    /// (D16 publishing a pending event, or resetting a field the update left out): the item's
+    /// two sides diverged from there on.
+    pub item_decided: bool,
 }
 
 impl Explained {
@@ -214,7 +215,7 @@ impl Explained {
     ) -> Option<Finding> {
         let mut all = findings(step, compared, legs);
         all.retain(|f| !diverged(&f.difference));
-        self.status_decided = all.iter().any(|f| f.level == Level::May && last_key(&f.difference.path) == "status");
+        self.item_decided = all.iter().any(|f| f.level == Level::May && f.section.is_some_and(changes_item));
         if all.is_empty() {
             return None;
         }
@@ -240,6 +241,17 @@ impl Explained {
         }
         most_serious(all)
     }
+}
+
+/// Whether the decision of `section` leaves its item in another state on each side.
+fn changes_item(section: &str) -> bool {
+    super::decisions::DECISIONS.iter().any(|row| row.section == section && row.changes_item)
+}
+
+/// The ID of the item that holds the field a path ends in, in the reference's body
+/// (`$.events[2].cost` → the third event's ID; `$.events[2].venue.city` → its venue's).
+pub fn item_id(body: &Value, path: &str, step: &Step) -> Option<u64> {
+    item_field(body, path, step).map(|(_, id, _)| id)
 }
 
 /// The item a path leads into, in the reference's body, and the field: (its kind, its ID, the
@@ -414,16 +426,23 @@ mod tests {
     }
 
     #[test]
-    fn a_status_a_decision_changed_marks_the_item_diverged() {
+    fn a_state_a_decision_changed_marks_the_item_diverged() {
         let mut explained = Explained::default();
         let published = compared(&[(Kind::Value, "$.status")]);
         let reset = step(Op::Update, Some(json!({"title": "t"})));
         let finding = explained.judge(&reset, &published, &[leg(200), leg(200)]).unwrap();
         assert_eq!((finding.level, finding.section), (Level::May, Some("D16")));
-        assert!(explained.status_decided, "D16 published it on one side");
+        assert!(explained.item_decided, "D16 published it on one side");
         let read = step(Op::Read, None);
         assert!(explained.judge(&read, &compared(&[(Kind::Value, "$.title")]), &[leg(200), leg(200)]).is_some());
-        assert!(!explained.status_decided);
+        assert!(!explained.item_decided);
+        let cost = compared(&[(Kind::Value, "$.cost")]);
+        assert_eq!(explained.judge(&reset, &cost, &[leg(200), leg(200)]).unwrap().section, Some("D16"));
+        assert!(explained.item_decided, "D16 reset the cost on one side");
+        let links = compared(&[(Kind::Value, "$.rest_url")]);
+        let list = step(Op::List, None);
+        assert_eq!(explained.judge(&list, &links, &[leg(200), leg(200)]).unwrap().section, Some("D10"));
+        assert!(!explained.item_decided, "D10 changes no item");
         // A list item of a diverged item is left out; the rest is judged.
         let items = compared(&[(Kind::Item, "$.events[0]"), (Kind::Value, "$.total")]);
         let diverged = |d: &Difference| d.kind == Kind::Item;

@@ -49,6 +49,14 @@ impl Played {
             Leg::Unanswered(_) => None,
         }
     }
+
+    /// What the reference server (B) answered, as JSON (`None`: no answer, or not JSON).
+    pub fn reference_body(&self) -> Option<Value> {
+        match &self.legs[1] {
+            Leg::Answered(answer) => send::parse_json(&answer.text).ok(),
+            Leg::Unanswered(_) => None,
+        }
+    }
 }
 
 /// A sequence being played on both sides.
@@ -129,6 +137,11 @@ impl<'a> Lockstep<'a> {
         let Some(id) = summary.strip_prefix("id ").and_then(|rest| rest.split(' ').next()?.parse::<u64>().ok()) else {
             return false;
         };
+        self.diverged_id(k, id)
+    }
+
+    /// Whether the item side `k` gave the ID `id` is one whose two sides diverged.
+    pub fn diverged_id(&self, k: usize, id: u64) -> bool {
         self.ids[k].iter().any(|(label, v)| *v == id && self.diverged.contains(label))
     }
 
@@ -270,5 +283,6 @@ mod tests {
         assert!(lockstep.follows_diverged(&update));
         assert!(lockstep.diverged_item(1, "id 7 \"a title\"") && lockstep.diverged_item(0, "id 41"));
         assert!(!lockstep.diverged_item(0, "id 7") && !lockstep.diverged_item(1, "{\"x\":1}"));
+        assert!(lockstep.diverged_id(1, 7) && !lockstep.diverged_id(1, 8));
     }
 }

@@ -217,14 +217,20 @@ impl Explorer<'_> {
             let judged = if follows_diverged {
                 None
             } else {
+                // Parsed once, and only when a difference needs it.
+                let reference = std::cell::OnceCell::new();
                 let diverged = |d: &differential::compare::Difference| {
                     let item = d.kind == differential::compare::Kind::Item;
+                    // A field of a diverged item in a list, or of the item a list item links.
+                    let body = || reference.get_or_init(|| played.reference_body());
+                    let within = || body().as_ref().and_then(|body| judge::item_id(body, &d.path, &step));
                     (item && (lockstep.diverged_item(0, &d.a) || lockstep.diverged_item(1, &d.b)))
                         || (lockstep.any_diverged() && judge::counts_items(&step, d))
+                        || within().is_some_and(|id| lockstep.diverged_id(1, id))
                 };
                 explained.judge_following(&step, &played.compared, &played.legs, &diverged)
             };
-            if explained.status_decided {
+            if explained.item_decided {
                 lockstep.mark_diverged(&step);
             }
             steps.push(step);
