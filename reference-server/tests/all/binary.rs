@@ -207,3 +207,22 @@ fn a_state_file_named_without_a_folder_is_in_the_working_directory() {
     assert!(api.starts_with("http://127.0.0.1:"), "not started: {api:?} {errors}");
     assert!(made, "no calendar.state in the working directory");
 }
+
+/// A checking proxy says at start where the interface's requests go: the site's base URL, as
+/// given.
+#[test]
+fn a_checking_proxy_names_its_site_at_start() {
+    let site = "http://127.0.0.1:9/wp-json";
+    let mut child = Command::new(BIN)
+        .args(["--listen", "127.0.0.1:0", "--proxy-to", site])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a start line");
+    child.kill().expect("stop");
+    let _ = child.wait();
+    assert!(line.trim_end().ends_with(&format!("checking proxy: the interface's requests go to {site}")), "{line}");
+}

@@ -359,4 +359,11 @@ async fn the_proxy_s_log_line() {
     let users: Vec<&Value> =
         journal["requests"].as_array().expect("entries").iter().map(|entry| &entry["user"]).collect();
     assert_eq!(users, [&Value::Null, &Value::Null, &Value::Null, &json!("editor")], "{journal}");
+    // Each entry has the time its request came, in UTC to the millisecond.
+    for entry in journal["requests"].as_array().expect("entries") {
+        let time = entry["time"].as_str().unwrap_or_default();
+        let parsed = chrono::DateTime::parse_from_rfc3339(time).map(|t| t.with_timezone(&chrono::Utc));
+        let age = parsed.map(|t| chrono::Utc::now() - t).unwrap_or(chrono::TimeDelta::MAX);
+        assert!(time.ends_with('Z') && time.len() == 24 && age < chrono::TimeDelta::hours(1), "{entry}");
+    }
 }
