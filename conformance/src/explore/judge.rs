@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use reference_server::interface::Op;
 use serde_json::Value;
 
 use super::decisions::{covering, last_key};
@@ -181,8 +182,11 @@ fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> 
 /// left in another state by a decision), these count it on one side only.
 pub fn counts_items(step: &Step, difference: &Difference) -> bool {
     let by_events = step.query.iter().any(|(name, _)| name == "has_events" || name == "only_with_upcoming");
+    // A page past the end on one side only (`…-archive-page-not-found`): the lists' lengths differ.
+    let paged = step.op == Op::List && step.query.iter().any(|(name, _)| name == "page");
     matches!(last_key(&difference.path), "count" | "total" | "total_pages")
         || (by_events && difference.kind == Kind::Item)
+        || (paged && matches!(difference.kind, Kind::Status | Kind::Code))
 }
 
 /// The items and fields in which a may difference was seen, with its section: the same field
@@ -215,7 +219,15 @@ impl Explained {
     ) -> Option<Finding> {
         let mut all = findings(step, compared, legs);
         all.retain(|f| !diverged(&f.difference));
-        self.item_decided = all.iter().any(|f| f.level == Level::May && f.section.is_some_and(changes_item));
+        let decided = all.iter().find(|f| f.level == Level::May && f.section.is_some_and(changes_item));
+        self.item_decided = decided.is_some();
+        if let Some(section) = decided.and_then(|f| f.section) {
+            // The same answer's other fields of that item follow from the decision too (a draft
+            // D16 published takes the time of the update as its date).
+            for f in all.iter_mut().filter(|f| f.level == Level::Should && own_field(&f.difference)) {
+                (f.level, f.section) = (Level::May, Some(section));
+            }
+        }
         if all.is_empty() {
             return None;
         }
@@ -241,6 +253,16 @@ impl Explained {
         }
         most_serious(all)
     }
+}
+
+/// Whether a difference is a value or key of the answer's own item (`$.date`, `$.json_ld.url`),
+/// not of a list's items or of a linked venue or organizer.
+fn own_field(difference: &Difference) -> bool {
+    let path = &difference.path;
+    matches!(difference.kind, Kind::Value | Kind::Key)
+        && !path.contains('[')
+        && !path.starts_with("$.venue.")
+        && !path.starts_with("$.organizer.")
 }
 
 /// Whether the decision of `section` leaves its item in another state on each side.
@@ -423,6 +445,10 @@ mod tests {
         let mut by_events = step(Op::List, None);
         by_events.query = vec![("has_events".into(), "true".into())];
         assert!(counts_items(&by_events, &item));
+        let status = Difference { path: "status".into(), kind: Kind::Status, a: "200".into(), b: "404 (x)".into() };
+        assert!(!counts_items(&by_events, &status), "the first page is there on both sides");
+        by_events.query.push(("page".into(), "3".into()));
+        assert!(counts_items(&by_events, &status), "a page past the end on one side");
     }
 
     #[test]
@@ -439,6 +465,12 @@ mod tests {
         let cost = compared(&[(Kind::Value, "$.cost")]);
         assert_eq!(explained.judge(&reset, &cost, &[leg(200), leg(200)]).unwrap().section, Some("D16"));
         assert!(explained.item_decided, "D16 reset the cost on one side");
+        // What follows in the same answer is the decision's too: a date, not a linked venue's.
+        let more = compared(&[(Kind::Value, "$.status"), (Kind::Value, "$.date"), (Kind::Value, "$.venue.city")]);
+        let finding = explained.judge(&reset, &more, &[leg(200), leg(200)]).unwrap();
+        assert_eq!((finding.level, finding.difference.path.as_str()), (Level::Should, "$.venue.city"));
+        let both = compared(&[(Kind::Value, "$.status"), (Kind::Value, "$.date")]);
+        assert_eq!(explained.judge(&reset, &both, &[leg(200), leg(200)]).unwrap().level, Level::May);
         let links = compared(&[(Kind::Value, "$.rest_url")]);
         let list = step(Op::List, None);
         assert_eq!(explained.judge(&list, &links, &[leg(200), leg(200)]).unwrap().section, Some("D10"));

@@ -39,6 +39,9 @@ pub struct Played {
     pub request: String,
     pub legs: [Leg; 2],
     pub compared: Compared,
+    /// A create that gave back an item it had on one side only (a duplicate venue or organizer
+    /// by the site's own rule, D18) and a new one on the other: the items diverged there.
+    pub duplicate_on_one_side: bool,
 }
 
 impl Played {
@@ -97,10 +100,12 @@ impl<'a> Lockstep<'a> {
             Ok(answer) => Leg::Answered(answer),
             Err(error) => Leg::Unanswered(error.to_string()),
         });
+        let mut existing = [false; 2];
         for (k, leg) in legs.iter().enumerate() {
             if let (true, Leg::Answered(answer)) = (step.creates(), leg) {
                 let id = send::parse_json(&answer.text).ok().and_then(|json| json.get("id").and_then(Value::as_u64));
                 if let (true, Some(id)) = ((200..300).contains(&answer.status), id) {
+                    existing[k] = self.ids[k].values().any(|v| *v == id);
                     self.ids[k].insert(step.label, id);
                 }
             }
@@ -108,10 +113,26 @@ impl<'a> Lockstep<'a> {
         if step.creates() && self.ids[0].contains_key(&step.label) != self.ids[1].contains_key(&step.label) {
             self.diverged.insert(step.label);
         }
+        let duplicate_on_one_side = existing[0] != existing[1];
+        if duplicate_on_one_side {
+            self.diverge_with_its_twins(step.label);
+        }
         let norm = Normalisers { a: &self.sides[0].normaliser, b: &self.sides[1].normaliser };
         let space = Space::of_key(step.resource.segment());
         let compared = compare::exchange(&mut self.state, &norm, space, &legs[0], &legs[1]);
-        Played { request: format!("{} {}", requests[0].method, requests[0].url), legs, compared }
+        Played { request: format!("{} {}", requests[0].method, requests[0].url), legs, compared, duplicate_on_one_side }
+    }
+
+    /// Marks the create `label` diverged, with every earlier create that gave the same item on
+    /// either side (the duplicate it was taken for, which a real site may also overwrite).
+    fn diverge_with_its_twins(&mut self, label: usize) {
+        let mut labels = vec![label];
+        for k in 0..2 {
+            if let Some(id) = self.ids[k].get(&label).copied() {
+                labels.extend(self.ids[k].iter().filter(|(_, v)| **v == id).map(|(l, _)| *l));
+            }
+        }
+        self.diverged.extend(labels);
     }
 
     /// Whether `step` names an item that exists on one side only (`{{id_N}}` or `{{slug_N}}` of
@@ -284,5 +305,13 @@ mod tests {
         assert!(lockstep.diverged_item(1, "id 7 \"a title\"") && lockstep.diverged_item(0, "id 41"));
         assert!(!lockstep.diverged_item(0, "id 7") && !lockstep.diverged_item(1, "{\"x\":1}"));
         assert!(lockstep.diverged_id(1, 7) && !lockstep.diverged_id(1, 8));
+        // Create 5 gave back create 4's item on A only (a duplicate there): both diverge, and
+        // create 3, another item, does not.
+        lockstep.diverged.clear();
+        lockstep.ids[0].extend([(4, 50), (5, 50)]);
+        lockstep.ids[1].extend([(4, 60), (5, 61)]);
+        lockstep.diverge_with_its_twins(5);
+        assert!(lockstep.diverged_id(0, 50) && lockstep.diverged_id(1, 60) && lockstep.diverged_id(1, 61));
+        assert!(!lockstep.diverged_id(1, 7));
     }
 }

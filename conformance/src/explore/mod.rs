@@ -212,6 +212,8 @@ impl Explorer<'_> {
             let step = generator.step();
             let follows_diverged = lockstep.follows_diverged(&step);
             let played = lockstep.play(&step).await;
+            // A duplicate one side found (D18) is that decision's, and what follows on it too.
+            let follows_diverged = follows_diverged || played.duplicate_on_one_side;
             tally.count += 1;
             tally.diverged += u64::from(follows_diverged);
             let judged = if follows_diverged {
