@@ -68,13 +68,9 @@ pub fn plan_update(planner: &mut Planner, args: &Args, taxonomy: Taxonomy, id: I
         term.parent = if closes_loop(planner.data, id, parent) { 0 } else { parent };
     }
     if let Some(name) = args.str("name") {
-        let name = render_term_name(name);
-        if let Some(existing) =
-            planner.data.term_named(taxonomy, term.lang, &name, Some(term.parent)).filter(|other| *other != id)
-        {
-            return Err(term_exists(taxonomy, existing));
-        }
-        term.name = name.into();
+        // Another term's name is taken as it is: real sites refuse a duplicate name on create
+        // only (S6.5).
+        term.name = render_term_name(name).into();
     }
     if let Some(description) = args.str("description") {
         term.description = render_term_description(description).into();
