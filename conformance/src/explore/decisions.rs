@@ -142,7 +142,8 @@ pub const DECISIONS: &[Decision] = &[
         resources: &[Resource::Events],
         kinds: &[Kind::Value],
         fields: &["slug"],
-        a_values: &["\"\""],
+        // An empty slug, or an empty slug sent to the trash.
+        a_values: &["\"\"", "\"__trashed\""],
         ..NONE
     },
     Decision {
@@ -267,6 +268,9 @@ mod tests {
         let plain = step(Resource::Events, Op::List, "editor", None, &[]);
         assert_eq!(section(&plain, &difference("$.events", Kind::Order, "[]")), None);
         assert_eq!(section(&plain, &difference("$.next_rest_url", Kind::Value, "\"u\"")), Some("D10"));
+        let trashed = step(Resource::Events, Op::Delete, "editor", None, &[]);
+        assert_eq!(section(&trashed, &difference("$.slug", Kind::Value, "\"__trashed\"")), Some("D15"));
+        assert_eq!(section(&trashed, &difference("$.slug", Kind::Value, "\"a__trashed\"")), None);
         let update = step(Resource::Events, Op::Update, "editor", Some(json!({"title": "t"})), &[]);
         assert_eq!(section(&update, &difference("$.featured", Kind::Value, "false")), Some("D16"));
         let carried = step(Resource::Events, Op::Update, "editor", Some(json!({"featured": true})), &[]);

@@ -189,6 +189,27 @@ pub fn counts_items(step: &Step, difference: &Difference) -> bool {
         || (paged && matches!(difference.kind, Kind::Status | Kind::Code))
 }
 
+/// Whether a `slug` or `url` differs only in a number the CMS appends to make a slug unique
+/// (`harbour-x` and `harbour-x-2`, or their addresses). Once items diverged, which numbers are
+/// free differs on each side.
+pub fn numbered_alike(difference: &Difference) -> bool {
+    if difference.kind != Kind::Value || !matches!(last_key(&difference.path), "slug" | "url") {
+        return false;
+    }
+    let [a, b] = [&difference.a, &difference.b].map(|text| serde_json::from_str::<String>(text).ok());
+    let (Some(a), Some(b)) = (a, b) else { return false };
+    // The slug of an address is its last segment; the site's own address differs as a whole.
+    let slug = |text: &str| {
+        let text = text.trim_end_matches('/');
+        let last = text.rsplit('/').next().unwrap_or(text).to_string();
+        match last.rsplit_once('-') {
+            Some((base, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => base.to_string(),
+            _ => last,
+        }
+    };
+    a != b && slug(&a) == slug(&b)
+}
+
 /// The items and fields in which a may difference was seen, with its section: the same field
 /// of the same item differs in later answers as a consequence (an update that left `featured`
 /// out reset it on one side; every later read of that event shows it).
@@ -449,6 +470,23 @@ mod tests {
         assert!(!counts_items(&by_events, &status), "the first page is there on both sides");
         by_events.query.push(("page".into(), "3".into()));
         assert!(counts_items(&by_events, &status), "a page past the end on one side");
+    }
+
+    #[test]
+    fn slugs_numbered_apart_are_told_apart_from_other_slugs() {
+        let value = |path: &str, a: &str, b: &str| Difference {
+            path: path.into(),
+            kind: Kind::Value,
+            a: format!("{a:?}"),
+            b: format!("{b:?}"),
+        };
+        assert!(numbered_alike(&value("$.slug", "atlas-x", "atlas-x-2")));
+        assert!(numbered_alike(&value("$.venues[3].slug", "atlas-x-3", "atlas-x")));
+        assert!(numbered_alike(&value("$.url", "http://a/event/atlas-x/", "http://b/event/atlas-x-2/")));
+        assert!(!numbered_alike(&value("$.slug", "atlas-x", "atlas-y-2")), "another name");
+        assert!(!numbered_alike(&value("$.slug", "atlas-x", "atlas-x")), "no difference");
+        assert!(!numbered_alike(&value("$.title", "atlas-x", "atlas-x-2")), "not a slug");
+        assert!(!numbered_alike(&value("$.url", "http://a/?p=38%2F/", "http://b/?p=28")), "not numbered");
     }
 
     #[test]

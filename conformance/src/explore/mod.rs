@@ -227,7 +227,7 @@ impl Explorer<'_> {
                     let body = || reference.get_or_init(|| played.reference_body());
                     let within = || body().as_ref().and_then(|body| judge::item_id(body, &d.path, &step));
                     (item && (lockstep.diverged_item(0, &d.a) || lockstep.diverged_item(1, &d.b)))
-                        || (lockstep.any_diverged() && judge::counts_items(&step, d))
+                        || (lockstep.any_diverged() && (judge::counts_items(&step, d) || judge::numbered_alike(d)))
                         || within().is_some_and(|id| lockstep.diverged_id(1, id))
                 };
                 explained.judge_following(&step, &played.compared, &played.legs, &diverged)
