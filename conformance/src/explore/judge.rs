@@ -276,14 +276,12 @@ impl Explained {
     }
 }
 
-/// Whether a difference is a value or key of the answer's own item (`$.date`, `$.json_ld.url`),
-/// not of a list's items or of a linked venue or organizer.
+/// Whether a difference is in the answer's own item (`$.date`, `$.json_ld.url`,
+/// `$.cost_details.values[0]`), not in a list's items or in a linked venue, organizer or term.
 fn own_field(difference: &Difference) -> bool {
-    let path = &difference.path;
-    matches!(difference.kind, Kind::Value | Kind::Key)
-        && !path.contains('[')
-        && !path.starts_with("$.venue.")
-        && !path.starts_with("$.organizer.")
+    let first = difference.path.trim_start_matches("$.").split(['.', '[']).next().unwrap_or_default();
+    let linked = ["venue", "organizer", "categories", "tags", "events", "venues", "organizers"];
+    matches!(difference.kind, Kind::Value | Kind::Key | Kind::Item) && !linked.contains(&first)
 }
 
 /// Whether the decision of `section` leaves its item in another state on each side.
@@ -507,6 +505,10 @@ mod tests {
         let more = compared(&[(Kind::Value, "$.status"), (Kind::Value, "$.date"), (Kind::Value, "$.venue.city")]);
         let finding = explained.judge(&reset, &more, &[leg(200), leg(200)]).unwrap();
         assert_eq!((finding.level, finding.difference.path.as_str()), (Level::Should, "$.venue.city"));
+        let cost = compared(&[(Kind::Value, "$.cost"), (Kind::Item, "$.cost_details.values[0]")]);
+        assert_eq!(explained.judge(&reset, &cost, &[leg(200), leg(200)]).unwrap().level, Level::May);
+        let organizer = compared(&[(Kind::Value, "$.status"), (Kind::Value, "$.organizer[0].phone")]);
+        assert_eq!(explained.judge(&reset, &organizer, &[leg(200), leg(200)]).unwrap().level, Level::Should);
         let both = compared(&[(Kind::Value, "$.status"), (Kind::Value, "$.date")]);
         assert_eq!(explained.judge(&reset, &both, &[leg(200), leg(200)]).unwrap().level, Level::May);
         let links = compared(&[(Kind::Value, "$.rest_url")]);
