@@ -261,6 +261,23 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_counts_every_text_it_holds() {
+        let full = Entry {
+            time: "2026-12-07T15:30:00.000Z".into(),
+            method: "GET".into(),
+            path: "/events".into(),
+            user: Some("editor".into()),
+            reason: Some("why".into()),
+            findings: vec![Finding { side: Side::Request, reason: "unknown".into(), hint: Some("hint".into()) }],
+            ..Entry::default()
+        };
+        // 200 for the fixed fields, then each text's bytes, and 40 a finding.
+        assert_eq!(full.light_bytes(), 200 + 24 + 3 + 7 + 6 + 3 + (40 + 7 + 4));
+        assert_eq!(entry("/a").light_bytes(), 202);
+        assert_eq!(full.bytes(), full.light_bytes(), "no bodies");
+    }
+
+    #[test]
     fn keeps_the_last_entries_and_reads_after_a_cursor() {
         let journal = Journal::new(3);
         for path in ["/a", "/b", "/c", "/d"] {
