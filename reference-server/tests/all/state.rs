@@ -315,6 +315,7 @@ async fn h10_a_symlinked_state_file_stays_a_symlink_through_compaction() {
     for n in 0..12 {
         srv.event(&format!("After {n}"), 2, json!({})).await;
     }
+    srv.server.compactions_settled().await;
     let state = admin_state(&srv).await;
     assert!(state["compactions"].as_u64().unwrap() >= 1, "{state}");
     srv.server.shutdown().await;
@@ -440,6 +441,9 @@ async fn also_the_state_file_is_created_readable_by_its_owner_only() {
     for n in 0..12 {
         srv.event(&format!("Compacted {n}"), 2, json!({})).await;
     }
+    // The compaction runs on a thread of its own: wait for it by the hook, not for some time
+    // (read at once, it had not started in one loaded run).
+    srv.server.compactions_settled().await;
     assert!(admin_state(&srv).await["compactions"].as_u64().unwrap() >= 1);
     assert_eq!(mode(&file), 0o600, "after a compaction too");
     srv.server.shutdown().await;
