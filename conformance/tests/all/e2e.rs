@@ -724,13 +724,37 @@ fn preflight_stops_when_credentials_are_refused() {
     );
 }
 
+/// Reads one request head (a GET: no body) from `stream`; `None` when the connection ends.
+async fn read_head(stream: &mut tokio::net::TcpStream) -> Option<String> {
+    use tokio::io::AsyncReadExt;
+    let (mut seen, mut buf) = (Vec::new(), [0u8; 4096]);
+    while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => seen.extend_from_slice(&buf[..n]),
+        }
+    }
+    Some(String::from_utf8_lossy(&seen).to_string())
+}
+
+/// Answers a request head with 200: the namespace index for its path, `{"events":[]}` for any
+/// other; whether it was the index (the pre-flight check's request).
+async fn answer_head(stream: &mut tokio::net::TcpStream, head: &str) -> bool {
+    use tokio::io::AsyncWriteExt;
+    let index = head.starts_with("GET /wp-json/calendar/events/v1 ");
+    let body = if index { r#"{"namespace":"calendar/events/v1","routes":{}}"# } else { r#"{"events":[]}"# };
+    let answer =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    let _ = stream.write_all(answer.as_bytes()).await;
+    index
+}
+
 /// A server that answers one request per connection well, then drops the connection when a
 /// second request comes on it (as an implementation does when an earlier answer left the
 /// connection unusable). The pre-flight check's request (the namespace index) does not count:
 /// the first case request on its connection is answered too, so which request fails does not
 /// depend on whether the client's pool reuses that connection.
 fn one_request_per_connection_server() -> SocketAddr {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -740,33 +764,14 @@ fn one_request_per_connection_server() -> SocketAddr {
             loop {
                 let Ok((mut stream, _)) = listener.accept().await else { continue };
                 tokio::spawn(async move {
-                    let mut buf = [0u8; 4096];
-                    loop {
-                        let mut seen = Vec::new();
-                        while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
-                            match stream.read(&mut buf).await {
-                                Ok(0) | Err(_) => return,
-                                Ok(n) => seen.extend_from_slice(&buf[..n]),
-                            }
-                        }
-                        let head = String::from_utf8_lossy(&seen).to_string();
-                        let index = head.starts_with("GET /wp-json/calendar/events/v1 ");
-                        let body = if index {
-                            r#"{"namespace":"calendar/events/v1","routes":{}}"#
-                        } else {
-                            r#"{"events":[]}"#
-                        };
-                        let answer = format!(
-                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                            body.len()
-                        );
-                        let _ = stream.write_all(answer.as_bytes()).await;
-                        if !index {
-                            break;
+                    while let Some(head) = read_head(&mut stream).await {
+                        if !answer_head(&mut stream, &head).await {
+                            // The next request on this connection gets the connection closed
+                            // under it.
+                            let _ = read_head(&mut stream).await;
+                            return;
                         }
                     }
-                    // The next request on this connection gets the connection closed under it.
-                    let _ = stream.read(&mut buf).await;
                 });
             }
         });
@@ -804,21 +809,24 @@ fn a_dropped_connection_names_the_request_before_it_on_that_connection() {
     let base = format!("http://{addr}/wp-json");
     let args = ["--cases", dir.to_str().unwrap(), "--base-url", &base, "--test-threads", "1", "--timeout", "5"];
     let out = text(&conformance(&args));
-    // Which earlier request shares the connection depends on the client's pool, so either is
-    // right; what matters is that the failure names the request before it on that connection,
-    // with its answer.
-    let named = [
-        format!("the request before it on this connection was k::two steps[0] (GET {base}/calendar/events/v1/venues), answered 200"),
-        format!("the request before it on this connection was k::one steps[0] (GET {base}/calendar/events/v1/events), answered 200"),
-    ];
-    assert!(named.iter().any(|n| out.contains(n.as_str())), "{named:?}\n{out}");
+    // Which earlier request shares the connection depends on the client's pool (it may hold
+    // more than one idle connection), so any step of either case is right; what matters is
+    // that the failure names the request before it on that connection, with its answer.
+    let named = out.lines().any(|line| {
+        line.split_once("the request before it on this connection was k::").is_some_and(|(_, rest)| {
+            let (step, rest) = rest.split_once(" (GET ").unwrap_or_default();
+            ["one steps[0]", "one steps[1]", "two steps[0]"].contains(&step)
+                && rest.starts_with(&format!("{base}/calendar/events/v1/"))
+                && rest.contains("), answered 200")
+        })
+    });
+    assert!(named, "{out}");
 }
 
 /// A server that answers every request (`{"events":[]}`, the namespace index for its path) on
 /// kept-alive connections, and stops altogether after `answers` answers: its listener and
 /// every connection close, as when an implementation crashes.
 fn server_that_stops_after(answers: usize) -> SocketAddr {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -834,27 +842,17 @@ fn server_that_stops_after(answers: usize) -> SocketAddr {
                 };
                 let (answered, stop) = (answered.clone(), stop.clone());
                 tokio::spawn(async move {
-                    let mut buf = [0u8; 4096];
-                    loop {
-                        let mut seen = Vec::new();
-                        while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
-                            match stream.read(&mut buf).await {
-                                Ok(0) | Err(_) => return,
-                                Ok(n) => seen.extend_from_slice(&buf[..n]),
-                            }
+                    while let Some(head) = read_head(&mut stream).await {
+                        // Never more than `answers`: a request past them, on a connection
+                        // still open while the runtime ends, gets none (it once got a few, and
+                        // fewer later cases went unrun than the test expects).
+                        let n = answered.fetch_add(1, Ordering::SeqCst) + 1;
+                        if n > answers as u64 {
+                            stop.notify_one();
+                            return;
                         }
-                        let head = String::from_utf8_lossy(&seen).to_string();
-                        let body = if head.starts_with("GET /wp-json/calendar/events/v1 ") {
-                            r#"{"namespace":"calendar/events/v1","routes":{}}"#
-                        } else {
-                            r#"{"events":[]}"#
-                        };
-                        let answer = format!(
-                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                            body.len()
-                        );
-                        let _ = stream.write_all(answer.as_bytes()).await;
-                        if answered.fetch_add(1, Ordering::SeqCst) + 1 >= answers as u64 {
+                        answer_head(&mut stream, &head).await;
+                        if n == answers as u64 {
                             stop.notify_one();
                         }
                     }
