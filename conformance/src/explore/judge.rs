@@ -164,7 +164,7 @@ fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> 
         _ => Level::Should,
     };
     let level = match (difference.kind, statuses) {
-        (Kind::Status, [Some(a), Some(b)]) if a / 100 != b / 100 => Level::Must,
+        (Kind::Status, [Some(a), Some(b)]) if a / 100 != b / 100 && !credentials_only([a, b]) => Level::Must,
         (Kind::Status, [None, _] | [_, None]) => Level::Must,
         _ => level,
     };
@@ -174,6 +174,16 @@ fn finding(step: &Step, difference: &Difference, statuses: [Option<u16>; 2]) -> 
     let section = covered.filter(|_| difference.kind != Kind::Answer).map(|row| row.section);
     let level = if section.is_some() { Level::May } else { level };
     Some(Finding { level, difference: difference.clone(), section })
+}
+
+/// Whether two statuses differ only in whether the caller may do it: one side refused with 401
+/// or 403, the other did it. The interface states no credentials rule (which operations need
+/// which rights is left open), so that is not a must difference.
+fn credentials_only(statuses: [u16; 2]) -> bool {
+    let refused = |status: u16| matches!(status, 401 | 403);
+    let done = |status: u16| (200..300).contains(&status);
+    let [a, b] = statuses;
+    (refused(a) && done(b)) || (done(a) && refused(b))
 }
 
 /// Whether a difference is in what counts or selects items by their linked events: a term's
@@ -393,6 +403,11 @@ mod tests {
         };
         assert_eq!(level(&[(Kind::Status, "status")], 201, 400), Some(Level::Must));
         assert_eq!(level(&[(Kind::Status, "status")], 200, 201), Some(Level::Should));
+        // Who may do what is left open by the interface: a refusal for rights is not must.
+        assert_eq!(level(&[(Kind::Status, "status")], 403, 200), Some(Level::Should));
+        assert_eq!(level(&[(Kind::Status, "status")], 201, 401), Some(Level::Should));
+        assert_eq!(level(&[(Kind::Status, "status")], 403, 500), Some(Level::Must));
+        assert_eq!(level(&[(Kind::Status, "status")], 404, 200), Some(Level::Must));
         assert_eq!(level(&[(Kind::Code, "$.code"), (Kind::Status, "status")], 404, 500), Some(Level::Must));
         assert_eq!(level(&[(Kind::Item, "$.events[1]")], 200, 200), Some(Level::Should));
         assert_eq!(level(&[(Kind::Header, "header link"), (Kind::Value, "$.message")], 400, 400), None);
