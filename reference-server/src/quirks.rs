@@ -142,8 +142,8 @@ pub const QUIRKS: &[QuirkSpec] = &[
         name: "update-resets",
         source: "D16",
         what: "an update publishes (or, from those who may not publish, drafts) an item without status, trash \
-               included; an event update resets the flags, all_day, website, cost and zone it leaves out \
-               and unlinks the organizers; a venue update resets the map flags and derives stateprovince again",
+               included; an event update resets the flags, all_day, website, cost and zone it leaves out, \
+               dates the event at the time of the update unless it gives a date, and unlinks the organizers; a venue update resets the map flags and derives stateprovince again",
         case: "events/update::an update that carries one field keeps every other field",
     },
     QuirkSpec {

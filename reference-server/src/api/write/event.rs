@@ -118,9 +118,16 @@ pub fn plan_update(planner: &mut Planner, args: &Args, id: Id) -> ApiResult<()> 
 }
 
 /// The plugin's `update-resets` quirk: what an event update leaves out goes back to its default
-/// (the flags, `all_day`, `website`, `cost`, the zone, which becomes the site's) and the
-/// organizers it leaves out are unlinked; the venue, terms and texts stay.
+/// (the flags, `all_day`, `website`, `cost`, the zone, which becomes the site's, and the
+/// publication date, which becomes the time of the update) and the organizers it leaves out are
+/// unlinked; the venue, terms and texts stay.
 fn reset_left_out(ctx: &Ctx, event: &mut Event, args: &Args) {
+    if !args.given("date") && !args.given("date_utc") {
+        // An unpublished post keeps no UTC date (the CMS's zero date), as at its create.
+        let dated = matches!(event.post.status, Status::Publish | Status::Future | Status::Private);
+        event.post.date = ctx.local_now();
+        event.post.date_utc = dated.then_some(ctx.now);
+    }
     for (key, flag) in [
         ("show_map", &mut event.show_map),
         ("show_map_link", &mut event.show_map_link),
