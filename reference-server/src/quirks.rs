@@ -35,6 +35,7 @@ pub enum Quirk {
     WindowFromYesterday,
     ImageUrlRefused,
     NaiveDates,
+    OffsetZones,
     LinkedSeenByAll,
     TermsForWriters,
     TrashListed,
@@ -237,6 +238,14 @@ pub const QUIRKS: &[QuirkSpec] = &[
         what: "event dates lose the offset written after their time, a Unix timestamp is its UTC wall time in the \
                event's zone, a zone change alone keeps the UTC times, and an end moved to the start keeps its UTC end",
         case: "events/dates-and-zones::ISO 8601 dates with an offset or Z are converted into the event's zone",
+    },
+    QuirkSpec {
+        quirk: Quirk::OffsetZones,
+        name: "offset-zones",
+        source: "D41",
+        what: "an event in a fixed offset (UTC+2) gets its UTC times from a named zone picked for the offset, \
+               summer time included, or from UTC when there is none for it; the offset is still its timezone",
+        case: "events/dates-and-zones::a fixed offset keeps its offset in summer",
     },
     QuirkSpec {
         quirk: Quirk::LinkedSeenByAll,

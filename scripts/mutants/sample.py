@@ -80,6 +80,7 @@ EXCLUDED = {
     # The plugin's twin (--like, --quirk): code that only a quirk runs, which the suite in the
     # default mode cannot reach; the server's own tests run the twin.
     "reference-server/src/api/write/loose.rs": "the twin's loose duplicates (--quirk loose-duplicates)",
+    "reference-server/src/dates/plugin_offsets.rs": "the twin's zones for fixed offsets (--quirk offset-zones)",
     # The render cache: invisible by construction (its keys name record revisions, so a miss, an
     # eviction or a shard change only costs time). 58 of its 80 mutants change only what is kept,
     # where, or how keys hash; cache::tests compares its answers with plain rendering at budgets

@@ -29,10 +29,12 @@ mod natural;
 mod numeric;
 mod offset;
 mod parse;
+mod plugin_offsets;
 #[cfg(test)]
 mod test_support;
 mod zone;
 
 pub use format::{details, end_of_day, format_wp, iso_with_offset, start_of_day};
 pub use parse::parse_datetime;
+pub use plugin_offsets::converting_zone;
 pub use zone::Zone;

@@ -3,7 +3,7 @@
 use super::{parse_in, Planner};
 use crate::app::Ctx;
 use crate::cost::store_cost;
-use crate::dates::{end_of_day, start_of_day, Zone};
+use crate::dates::{converting_zone, end_of_day, start_of_day, Zone};
 use crate::error::{ApiError, ApiResult};
 use crate::interface::errors;
 use crate::model::{Event, Id, PostKind, Status, Taxonomy};
@@ -184,9 +184,10 @@ fn normalise_schedule(ctx: &Ctx, event: &mut Event) {
     if event.end < event.start {
         event.end = event.start;
     }
-    event.start_utc = event.zone.local_to_utc(event.start);
+    let zone = converting_zone(&event.zone, ctx.app.config.quirks.on(Quirk::OffsetZones));
+    event.start_utc = zone.local_to_utc(event.start);
     let naive = ctx.app.config.quirks.on(Quirk::NaiveDates);
-    event.end_utc = event.zone.local_to_utc(if naive { given_end } else { event.end });
+    event.end_utc = zone.local_to_utc(if naive { given_end } else { event.end });
 }
 
 /// An event's `start_date` or `end_date` read in its zone. With the plugin's `naive-dates`
