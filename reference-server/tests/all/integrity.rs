@@ -17,6 +17,21 @@ async fn refused_without_a_trace(srv: &Srv, method: reqwest::Method, user: &str,
     resp
 }
 
+/// The fingerprint these checks compare does tell stores apart: every accepted write changes it
+/// (a fingerprint that never changed would let every check above pass).
+#[tokio::test]
+async fn d1_the_fingerprint_changes_with_every_accepted_write() {
+    let srv = start().await;
+    let before = srv.server.store_fingerprint();
+    let event = srv.event("Fingerprinted", 3, json!({})).await;
+    let created = srv.server.store_fingerprint();
+    assert_ne!(created, before, "a create");
+    let path = format!("/events/{}", id(&event));
+    let resp = srv.req(reqwest::Method::PATCH, &path).user("admin").json(&json!({"title": "Renamed"})).send().await;
+    assert_eq!(resp.status, 200, "{}", resp.text);
+    assert_ne!(srv.server.store_fingerprint(), created, "an update");
+}
+
 #[tokio::test]
 async fn d1_an_event_write_refused_late_creates_no_terms_images_or_linked_items() {
     let srv = start().await;
