@@ -128,3 +128,17 @@ impl Ctx<'_> {
         self.app.site_zone.utc_to_local(self.now)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clock's range is closed below and open above, and both ends bound it.
+    #[test]
+    fn the_clock_range_has_both_ends() {
+        let at = |seconds: i64| DateTime::from_timestamp(seconds, 0).unwrap();
+        assert!(!clock_in_range(at(86_399)) && clock_in_range(at(86_400)));
+        assert!(clock_in_range(at(253_402_214_399)) && !clock_in_range(at(253_402_214_400)));
+        assert!(!clock_in_range(at(-86_400)) && !clock_in_range(at(253_402_300_799)));
+    }
+}
