@@ -343,14 +343,17 @@ mod tests {
     #[test]
     fn rules_are_bounded_and_removable() {
         let faults = Faults::new(0, &[]).unwrap();
+        assert!(!faults.any(), "no rule is active at first");
         let spec = RuleSpec::from_flag("latency,ms=1").unwrap();
         for _ in 0..MAX_RULES {
             faults.add(spec.clone()).unwrap();
         }
+        assert!(faults.any());
         assert!(faults.add(spec).is_err());
         assert!(faults.remove(1));
         assert!(!faults.remove(1));
         faults.clear();
         assert!(faults.list().is_empty());
+        assert!(!faults.any(), "none after clear");
     }
 }
