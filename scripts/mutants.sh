@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Mutation testing of the reference server with the conformance suite as the test: each mutant
-# of a seeded sample is built into the server, and the suite (tests/suite.rs: every case against
-# the embedded server, with --check-doc) must fail. The server's own unit tests do not run.
+# of a seeded sample is built into the server, and the suite must fail: tests/suite.rs (every case
+# against the embedded server, with --check-doc), then tests/twin.rs (every case against the
+# plugin's twin, judged against its committed outcomes, which reaches the code only a quirk
+# runs). The server's own unit tests do not run.
 # See docs/mutants.md for the sample, the timeouts and the results. CI does not run it.
 #
 #   scripts/mutants.sh                    # the whole sample (300 mutants; 30-60 minutes on 2 cores)
@@ -140,7 +142,7 @@ echo "mutants: cargo-mutants selects $(wc -l <"$out/selected.txt") mutants ($(gr
 # The baseline: the unmutated suite must pass. cargo-mutants 27 would run its baseline on the
 # mutated package's tests (the server's own), not on --test-package's, so it runs here instead
 # (into the same target directory, which also builds the dependencies once).
-echo "mutants: baseline: cargo test -p conformance --test suite (unmutated)"
+echo "mutants: baseline: cargo test -p conformance --test suite --test twin (unmutated)"
 started=$(date +%s)
 # The target directory may hold the last mutant of an earlier run, built from cargo-mutants'
 # copy of the tree: cargo keys a workspace crate by its path within the workspace, and that build
@@ -148,21 +150,22 @@ started=$(date +%s)
 # a mutant (seen: a run's baseline failed on a URL mutant left by the run before). Dropping the
 # two crates' builds (the dependencies stay) makes the baseline build the real code.
 cargo clean --quiet -p reference-server -p conformance
-if ! cargo test --quiet -p conformance --test suite -- "${suite_args[@]}" >"$out/baseline.log" 2>&1; then
+if ! cargo test --quiet -p conformance --test suite --test twin -- "${suite_args[@]}" >"$out/baseline.log" 2>&1; then
     echo "mutants: the suite fails on the unmutated server: see $out/baseline.log" >&2
     exit 2
 fi
 baseline_run_started=$(date +%s)
-cargo test --quiet -p conformance --test suite -- "${suite_args[@]}" >>"$out/baseline.log" 2>&1
+cargo test --quiet -p conformance --test suite --test twin -- "${suite_args[@]}" >>"$out/baseline.log" 2>&1
 echo "mutants: baseline passed (build and test $(( baseline_run_started - started ))s; the suite alone $(( $(date +%s) - baseline_run_started ))s)"
 echo "mutants: cargo-mutants $(cargo mutants --version | awk '{print $2}'), timeouts: build ${build_timeout}s, suite ${timeout}s, $jobs job(s); output in $out/mutants.out"
 started=$(date +%s)
 status=0
-# --test-package conformance and `--test suite` (for the build too, so that no other test
-# target is built): for each mutant, `cargo test --package conformance --test suite -- ARGS`,
-# the suite in embedded mode.
+# --test-package conformance, `--test suite` and `--test twin` (for the build too, so that no
+# other test target is built): for each mutant, `cargo test --package conformance --test suite
+# --test twin -- ARGS`, the suite in embedded mode, then on the twin (cargo stops at the first
+# binary that fails).
 cargo mutants --config "$out/sample.toml" --package reference-server --test-package conformance \
-    --cargo-arg=--test --cargo-arg=suite \
+    --cargo-arg=--test --cargo-arg=suite --cargo-arg=--test --cargo-arg=twin \
     --timeout "$timeout" --build-timeout "$build_timeout" --jobs "$jobs" --output "$out" \
     --baseline skip --colors never -- -- "${suite_args[@]}" || status=$?
 elapsed=$(( $(date +%s) - started ))

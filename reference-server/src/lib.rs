@@ -68,6 +68,7 @@ mod auth;
 pub mod bench;
 mod body;
 mod cache;
+mod clock_range;
 mod command_line;
 pub mod config;
 mod conn;

@@ -203,8 +203,8 @@ pub async fn serve(mut config: Config) -> std::io::Result<RunningServer> {
 /// What `--users`, `--clock` and `--timezone` allow: the site's time zone, or why not.
 fn checked_zone(config: &Config) -> Result<Zone, String> {
     UserSpec::check_unique(&config.users)?;
-    if let Some(at) = config.clock.filter(|at| !crate::app::clock_in_range(*at)) {
-        return Err(format!("--clock must be {}, not {at}", crate::app::CLOCK_RANGE));
+    if let Some(at) = config.clock.filter(|at| !crate::clock_range::clock_in_range(*at)) {
+        return Err(format!("--clock must be {}, not {at}", crate::clock_range::CLOCK_RANGE));
     }
     Zone::parse(&config.timezone).ok_or_else(|| format!("unknown time zone {:?}", config.timezone))
 }

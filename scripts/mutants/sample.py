@@ -75,6 +75,7 @@ EXCLUDED = {
     "reference-server/src/pages": "the calendar and journal pages",
     "reference-server/src/devtools.rs": "the developer tools' hooks in the pipeline",
     "reference-server/src/request_log.rs": "the request log line",
+    "reference-server/src/clock_range.rs": "the range --clock and the admin clock accept",
     "reference-server/src/stubs": "stubbed answers (--stub, /__admin/stubs)",
     "reference-server/src/proxy": "the checking proxy in front of a real site (--proxy-to)",
     # The plugin's twin (--like, --quirk): code that only a quirk runs, which the suite in the

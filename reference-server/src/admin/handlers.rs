@@ -254,11 +254,11 @@ fn set_clock(app: &App, body: Value) -> AdminReply {
             )
         }
     };
-    if let Some(at) = now.filter(|at| !crate::app::clock_in_range(*at)) {
+    if let Some(at) = now.filter(|at| !crate::clock_range::clock_in_range(*at)) {
         return AdminReply::error(
             400,
             "admin_invalid_body",
-            format!("now must be {}, got {}", crate::app::CLOCK_RANGE, instant(at)),
+            format!("now must be {}, got {}", crate::clock_range::CLOCK_RANGE, instant(at)),
         );
     }
     let at = now.unwrap_or_else(|| app.clock.instant());
