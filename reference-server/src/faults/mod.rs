@@ -276,6 +276,15 @@ fn splitmix64(mut x: u64) -> u64 {
 mod tests {
     use super::*;
 
+    /// A rule's code is kept once and given back as itself, whatever other codes were kept.
+    #[test]
+    fn interned_codes_are_their_own_text() {
+        let first = intern("interned_code_one");
+        assert_eq!(first, "interned_code_one");
+        assert_eq!(intern("interned_code_two"), "interned_code_two");
+        assert!(std::ptr::eq(intern("interned_code_one"), first), "the same code is kept once");
+    }
+
     fn strikes(faults: &Faults, count: usize) -> Vec<bool> {
         (0..count).map(|_| faults.plan("GET", "/events").stop_before.is_some()).collect()
     }

@@ -86,6 +86,12 @@ async fn the_clock_can_be_set_frozen_and_given_back() {
     assert_eq!(second["date"], first["date"], "a frozen clock stands still");
     let resp = admin(&srv, Method::PUT, "/clock").json(&json!({"now": "2031-06-01T00:00:00Z"})).send().await;
     assert_eq!(resp.expect(200)["mode"], "running");
+    // `running` without `now` runs on from the instant the clock shows (here 2031, not the
+    // machine's date).
+    let resp = admin(&srv, Method::PUT, "/clock").json(&json!({"mode": "running"})).send().await;
+    let body = resp.expect(200).clone();
+    assert_eq!(body["mode"], "running", "{body}");
+    assert!(body["now"].as_str().is_some_and(|now| now.starts_with("2031-06-01T")), "{body}");
     let resp = admin(&srv, Method::PUT, "/clock").json(&json!({"mode": "real"})).send().await;
     let now = resp.expect(200)["now"].as_str().unwrap().to_string();
     assert!(now.as_str() > "2025" && now.as_str() < "2031", "{now}");

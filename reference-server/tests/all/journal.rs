@@ -67,6 +67,10 @@ async fn refusals_say_why_in_words() {
     resp.expect_error(403, "rest_forbidden");
     assert_eq!(entry["reason"], format!("contributor may not edit event {} (publish, written by admin)", id(&event)));
 
+    let (resp, entry) = journaled(&srv, srv.req(Method::DELETE, &path).user("subscriber")).await;
+    resp.expect_error(403, "rest_forbidden");
+    assert_eq!(entry["reason"], format!("subscriber may not delete event {} (publish, written by admin)", id(&event)));
+
     let body = json!({"title": "x", "start_date": at(2, 0), "end_date": at(2, 1), "categories": ["Brand new"]});
     let (_, entry) = journaled(&srv, srv.req(Method::POST, "/events").user("contributor").json(&body)).await;
     assert_eq!(entry["reason"], "contributor may not create categories (the write names a new one: \"Brand new\")");

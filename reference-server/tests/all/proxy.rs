@@ -46,6 +46,9 @@ async fn the_journal_names_each_incorrect_request_and_no_correct_one() {
     let (resp, entry) = through(&proxy, proxy.req(Method::POST, "/events").user("editor").json(&event)).await;
     let id = resp.expect(201)["id"].as_u64().unwrap();
     assert!(findings(&entry).is_empty(), "{entry}");
+    // The proxied exchange's entry names its method, path and user as a served one does.
+    assert_eq!((&entry["method"], &entry["user"]), (&json!("POST"), &json!("editor")), "{entry}");
+    assert!(entry["path"].as_str().is_some_and(|path| path.ends_with("/events")), "{entry}");
     let correct: Vec<Req> = vec![
         proxy.req(Method::GET, "/events"),
         proxy.req(Method::GET, &format!("/events?start_date={}&per_page=5&page=1", day(-30))),
