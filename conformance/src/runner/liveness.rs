@@ -128,9 +128,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_refused_connection_stops_the_run_only_after_an_answer() {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/wp-json", listener.local_addr().unwrap());
-        drop(listener);
+        // A port held bound but not listening: a connection to it is refused, and no other
+        // socket can take it while the test runs. (A port freed by dropping a listener could be
+        // taken by any server a parallel test starts on port 0, which then accepts the probes:
+        // seen once, under load.)
+        let held = tokio::net::TcpSocket::new_v4().unwrap();
+        held.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let url = format!("http://{}/wp-json", held.local_addr().unwrap());
         let liveness = Liveness::default();
         assert_eq!(liveness.check("a", &url).await, None, "nothing was answered yet: not a stop");
         let request = SentRequest {
