@@ -139,12 +139,39 @@ fn check_string(schema: &Map<String, Value>, text: &str, at: &str, errors: &mut 
         }
     }
     if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-        match regex::Regex::new(pattern) {
+        match compiled(pattern) {
             Ok(regex) if !regex.is_match(text) => errors.push(format!("{at}: {text:?} does not match {pattern}")),
             Ok(_) => {}
             Err(_) => errors.push(format!("{at}: the document's pattern {pattern:?} is not a valid regex")),
         }
     }
+}
+
+/// How many compiled patterns [`compiled`] keeps, and how large a kept one may be.
+const KEPT_PATTERNS: usize = 32;
+const KEPT_PATTERN_BYTES: usize = 64 * 1024;
+
+static KEPT: parking_lot::Mutex<Option<std::collections::HashMap<String, regex::Regex>>> =
+    parking_lot::Mutex::new(None);
+
+/// The document's few patterns are checked against thousands of answers, and compiling one
+/// costs far more than matching it, so compiled patterns are kept. The document is the
+/// implementation's, so what is kept is bounded: at most [`KEPT_PATTERNS`], each compiling
+/// within [`KEPT_PATTERN_BYTES`] (with a lazy DFA of the same bound). Any other pattern is
+/// compiled for the one check, as `Regex::new` would, so the verdict never depends on the cache.
+fn compiled(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    if let Some(regex) = KEPT.lock().as_ref().and_then(|kept| kept.get(pattern)) {
+        return Ok(regex.clone());
+    }
+    let small =
+        regex::RegexBuilder::new(pattern).size_limit(KEPT_PATTERN_BYTES).dfa_size_limit(KEPT_PATTERN_BYTES).build();
+    let Ok(regex) = small else { return regex::Regex::new(pattern) };
+    let mut kept = KEPT.lock();
+    let kept = kept.get_or_insert_with(Default::default);
+    if kept.len() < KEPT_PATTERNS {
+        kept.insert(pattern.to_string(), regex.clone());
+    }
+    Ok(regex)
 }
 
 /// `minimum`.
@@ -236,6 +263,32 @@ pub fn response_schema<'a>(doc: &'a Value, template: &str, method: &str, status:
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A kept pattern gives the verdict a fresh one gives; patterns too large to keep, and more
+    /// patterns than are kept, are still compiled and judged; an invalid one stays an error; and
+    /// no more than [`KEPT_PATTERNS`] are ever kept.
+    #[test]
+    fn kept_patterns_judge_as_fresh_ones_and_stay_bounded() {
+        let large = r"^\w{40}$".to_string();
+        assert!(regex::RegexBuilder::new(&large).size_limit(KEPT_PATTERN_BYTES).build().is_err(), "too large to keep");
+        let mut patterns: Vec<String> = (0..3 * KEPT_PATTERNS).map(|n| format!("^x{n}-[0-9]+$")).collect();
+        patterns.push(large);
+        for _round in 0..2 {
+            for (n, pattern) in patterns.iter().enumerate() {
+                let fresh = regex::Regex::new(pattern).unwrap();
+                let text = if n < 3 * KEPT_PATTERNS { format!("x{n}-42") } else { "é".repeat(40) };
+                for candidate in [text.as_str(), "x0-", &"é".repeat(39), ""] {
+                    assert_eq!(
+                        compiled(pattern).unwrap().is_match(candidate),
+                        fresh.is_match(candidate),
+                        "{pattern} {candidate}"
+                    );
+                }
+            }
+        }
+        assert!(compiled("(unclosed").is_err());
+        assert!(KEPT.lock().as_ref().is_some_and(|kept| kept.len() <= KEPT_PATTERNS));
+    }
 
     /// Each keyword the checker knows, with a value just inside and just outside what it allows.
     #[test]
