@@ -287,7 +287,8 @@ mod tests {
             }
         }
         assert!(compiled("(unclosed").is_err());
-        assert!(KEPT.lock().as_ref().is_some_and(|kept| kept.len() <= KEPT_PATTERNS));
+        // Something was kept (the small patterns fit), and never more than the bound.
+        assert!(KEPT.lock().as_ref().is_some_and(|kept| !kept.is_empty() && kept.len() <= KEPT_PATTERNS));
     }
 
     /// Each keyword the checker knows, with a value just inside and just outside what it allows.
