@@ -94,7 +94,7 @@ if [ -z "$SERVER_BIN" ]; then
 fi
 CEILING_BIN="${BENCH_CEILING_BIN:-}"
 if [ -z "$CEILING_BIN" ]; then
-    CEILING_BIN="$(cargo build --release --quiet -p reference-server --example ceiling --message-format=json-render-diagnostics \
+    CEILING_BIN="$(cargo build --release --quiet -p reference-server --features ceiling --example ceiling --message-format=json-render-diagnostics \
         | python3 "$HELPER" artifact ceiling)"
 fi
 TARGET_DIR="$(cargo metadata --format-version 1 --no-deps | python3 "$HELPER" target-dir)"

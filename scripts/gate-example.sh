@@ -37,9 +37,9 @@ os.makedirs(os.path.join(work, "src"))
 with open(os.path.join(work, "Cargo.toml"), "w", encoding="utf-8") as f:
     # Beside the page's lines: the workspace's own profile for dependencies, so that the build
     # reuses what the workspace built instead of compiling every dependency again.
-    profile = '\n[profile.dev.package."*"]\nopt-level = 2\ndebug = false\n'
-    for member in ("conformance", "reference-server", "workspace-hack"):
-        profile += '\n[profile.dev.package.%s]\nopt-level = 0\ndebug = true\n' % member
+    profile = '\n[profile.dev.package."*"]\nopt-level = 1\ndebug = false\n'
+    for member, level in (("conformance", 0), ("reference-server", 1), ("workspace-hack", 0)):
+        profile += '\n[profile.dev.package.%s]\nopt-level = %d\ndebug = true\n' % (member, level)
     f.write('[package]\nname = "my-implementation"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n\n' + manifest + profile)
 with open(os.path.join(work, "src/lib.rs"), "w", encoding="utf-8") as f:
     f.write("")
